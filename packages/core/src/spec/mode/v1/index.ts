@@ -1,0 +1,1 @@
+export type { ModeDefinition, ModeReminderContext, ModeTransition, ToolPolicy } from './mode.js';

@@ -1,0 +1,1 @@
+export type { CairnPlugin } from './plugin.js';

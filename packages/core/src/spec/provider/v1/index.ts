@@ -1,0 +1,3 @@
+export type {
+  ModelCatalogEntry, ModelParameterDefinition, ModelPricing, ModelSelection, ProviderContext, ProviderSettings, ProviderV1,
+} from './provider.js';

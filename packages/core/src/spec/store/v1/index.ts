@@ -1,0 +1,4 @@
+export type {
+  AgentLease, AgentRecord, AgentStore, AgentsStore, CheckpointStore, FileChangeRecord, LeaseResult, ListOptions, ListResult,
+  RunEventsStore, RunRecord, RunsStore, StoredRunEvent,
+} from './store.js';

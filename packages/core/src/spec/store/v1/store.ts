@@ -1,0 +1,134 @@
+import type { RunEvent, RunStatus } from '../../events/v1/events.js';
+import type { TokenUsage } from '../../events/v1/usage.js';
+import type { JSONObject } from '../../json.js';
+import type { ModelSelection } from '../../provider/v1/provider.js';
+
+export interface ListOptions {
+  limit?: number;
+  /** Opaque cursor from a previous page's `nextCursor`. */
+  cursor?: string;
+}
+
+export interface ListResult<T> {
+  items: T[];
+  /** Present when there are more items. */
+  nextCursor?: string;
+}
+
+/** Which run holds an agent, from which process, until when (renewed by a heartbeat). */
+export interface AgentLease {
+  runId: string;
+  owner: string;
+  expiresAt: number;
+}
+
+/** The slim agent row: the conversation itself lives in checkpoint blobs under `checkpointRoot`. */
+export interface AgentRecord {
+  agentId: string;
+  cwd: string;
+  model: ModelSelection;
+  mode: string;
+  name?: string;
+  createdAt: number;
+  updatedAt: number;
+  archived: boolean;
+  /** Hash of the newest conversation checkpoint root blob; null before the first run. */
+  checkpointRoot: string | null;
+  lease: AgentLease | null;
+  metadata?: JSONObject;
+}
+
+export type LeaseResult = { acquired: true } | { acquired: false; holder: AgentLease };
+
+export interface AgentsStore {
+  /** Create or replace a record. */
+  put(record: AgentRecord): Promise<void>;
+  get(agentId: string): Promise<AgentRecord | undefined>;
+  /** Apply a patch; throws when the agent does not exist. Returns the updated record. */
+  update(agentId: string, patch: Partial<Omit<AgentRecord, 'agentId'>>): Promise<AgentRecord>;
+  /** Newest first (by createdAt, then agentId). */
+  list(options?: ListOptions & { cwd?: string; includeArchived?: boolean }): Promise<ListResult<AgentRecord>>;
+  delete(agentId: string): Promise<void>;
+  /**
+   * Atomically take the agent's lease when it is free, expired (at `now`), or `force` is set.
+   * Must be atomic across processes for stores shared by several processes.
+   */
+  acquireLease(agentId: string, lease: AgentLease, options?: { force?: boolean; now?: number }): Promise<LeaseResult>;
+  /** Extend the lease held by `runId`; false when it is no longer held by it. */
+  renewLease(agentId: string, runId: string, expiresAt: number): Promise<boolean>;
+  /** Release the lease when `runId` still holds it. */
+  releaseLease(agentId: string, runId: string): Promise<void>;
+}
+
+/** Content-addressed blobs: the key is the SHA-256 hex of the bytes. Never rewritten. */
+export interface CheckpointStore {
+  putBlob(hash: string, data: Uint8Array): Promise<void>;
+  getBlob(hash: string): Promise<Uint8Array | undefined>;
+  hasBlob(hash: string): Promise<boolean>;
+}
+
+/** One file change of a run: content lives in checkpoint blobs; null = the file did not exist. */
+export interface FileChangeRecord {
+  /** Relative to the agent's cwd, with `/` separators. */
+  path: string;
+  beforeHash: string | null;
+  afterHash: string | null;
+  toolCallId: string;
+  at: number;
+}
+
+export interface RunRecord {
+  runId: string;
+  agentId: string;
+  requestId: string;
+  status: RunStatus;
+  mode: string;
+  model: string;
+  prompt: string;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt?: number;
+  durationMs?: number;
+  result?: string;
+  error?: { message: string; code: string };
+  usage?: TokenUsage;
+  /** Conversation root before this run (rewind target) and after it. */
+  checkpointBefore: string | null;
+  checkpointAfter?: string | null;
+  fileChanges?: FileChangeRecord[];
+  /** Process that executes the run (for crash recovery). */
+  owner?: string;
+  metadata?: JSONObject;
+}
+
+export interface RunsStore {
+  create(record: RunRecord): Promise<void>;
+  get(runId: string): Promise<RunRecord | undefined>;
+  update(runId: string, patch: Partial<Omit<RunRecord, 'runId' | 'agentId'>>): Promise<RunRecord>;
+  /** Newest first. */
+  list(agentId: string, options?: ListOptions & { status?: RunStatus }): Promise<ListResult<RunRecord>>;
+}
+
+export interface StoredRunEvent {
+  /** 1-based, dense, increasing per run. */
+  offset: number;
+  event: RunEvent;
+}
+
+export interface RunEventsStore {
+  /** Append in order; returns the offset of the last appended event. */
+  append(runId: string, events: RunEvent[]): Promise<{ lastOffset: number }>;
+  /** Events with offset > afterOffset (default 0), oldest first. `nextOffset` is the afterOffset for the next page. */
+  list(runId: string, options?: { afterOffset?: number; limit?: number }): Promise<{ events: StoredRunEvent[]; nextOffset: number }>;
+}
+
+/** A complete store: four small interfaces, which `composeStore` can take from different backends. */
+export interface AgentStore {
+  agents: AgentsStore;
+  checkpoints: CheckpointStore;
+  runs: RunsStore;
+  runEvents: RunEventsStore;
+  /** Whether other processes may share this store (then stream() tails the log by polling). */
+  readonly shared?: boolean;
+  close?(): Promise<void> | void;
+}

@@ -1,0 +1,5 @@
+// Test helpers for Cairn packages and for users testing their own agents.
+export {
+  type FixtureHandler, type FixtureResponse, type FixtureServer, fixtureResponse, listProviderFixtures, providerFixturesDir,
+  type RecordedRequest, startFixtureServer,
+} from './testing/fixture-server.js';

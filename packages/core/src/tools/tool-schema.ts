@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import type { JSONSchema } from '../spec/json.js';
+import type { ToolInputSchema, ZodLikeSchema } from '../spec/tool/v1/index.js';
+
+export function isJsonSchemaInput(schema: ToolInputSchema): schema is { jsonSchema: JSONSchema } {
+  return typeof schema === 'object' && schema !== null && 'jsonSchema' in schema;
+}
+
+/** The JSON Schema a provider receives for a tool's input. */
+export function toolInputJsonSchema(schema: ToolInputSchema): JSONSchema {
+  if (isJsonSchemaInput(schema)) return schema.jsonSchema;
+  const converted = z.toJSONSchema(schema as unknown as z.ZodType, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as JSONSchema;
+  delete converted.$schema;
+  return converted;
+}
+
+export type { ZodLikeSchema };
