@@ -45,13 +45,13 @@ for (const pkg of packages) {
     };
     writeFileSync(packageJsonPath, JSON.stringify(json, null, 2) + '\n');
   }
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: `${up}/tsconfig.base.json`, include: ['src', '*.ts', 'test', 'bench'] }, null, 2) + '\n');
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: `${up}/tsconfig.base.json`, include: ['src', 'test', 'bench'] }, null, 2) + '\n');
   // The build resolves other @cairn packages through their built dist, not their sources.
   writeFileSync(join(dir, 'tsconfig.build.json'), JSON.stringify({ extends: `${up}/tsconfig.base.json`, compilerOptions: { customConditions: [] }, include: ['src'], exclude: ['src/**/*.test.ts', 'src/**/__fixtures__'] }, null, 2) + '\n');
   if (pkg.entries.length) {
     const entry = Object.fromEntries(pkg.entries.map((name) => [name, `src/${name}.ts`]));
     writeFileSync(join(dir, 'tsup.config.ts'), `import { defineConfig } from 'tsup';\n\nexport default defineConfig({\n  entry: ${JSON.stringify(entry)},\n  format: ['esm'],\n  dts: true,\n  sourcemap: true,\n  clean: true,\n  target: 'node20',\n  tsconfig: 'tsconfig.build.json',\n});\n`);
   }
-  writeFileSync(join(dir, 'vitest.config.ts'), `import { sharedConfig } from '${up}/vitest.shared';\n\nexport default sharedConfig;\n`);
+  writeFileSync(join(dir, 'vitest.config.ts'), `import { sharedConfig } from '${up}/vitest.shared.ts';\n\nexport default sharedConfig;\n`);
 }
 console.log(`scaffolded ${packages.length} packages`);
