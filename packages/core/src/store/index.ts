@@ -1,0 +1,8 @@
+export { assertBlobHash, hashBlob, isBlobHash } from './blob-hash.js';
+export { type ComposeStoreParts, composeStore } from './compose-store.js';
+export { canTakeLease } from './lease-rules.js';
+export {
+  compareListKeys, decodeListCursor, defaultListLimit, encodeListCursor, type ListSortKey, maxListLimit, normalizeListLimit,
+} from './list-cursor.js';
+export { createMemoryStore } from './memory-store.js';
+export { normalizeEventListOptions } from './memory-run-events.js';
