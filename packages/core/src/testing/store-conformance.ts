@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe } from 'vitest';
+import type { AgentStore } from '../spec/store/v1/store.js';
+import { agentsSuite } from './store-conformance/agents-suite.js';
+import { checkpointsSuite } from './store-conformance/checkpoints-suite.js';
+import { leaseSuite } from './store-conformance/lease-suite.js';
+import { persistenceSuite } from './store-conformance/persistence-suite.js';
+import type { StoreUnderTest } from './store-conformance/records.js';
+import { runEventsSuite } from './store-conformance/run-events-suite.js';
+import { runsSuite } from './store-conformance/runs-suite.js';
+
+export interface StoreConformanceOptions {
+  /**
+   * Close `store` and open a new one on the same data (same file or folder). When given, the
+   * suite also checks that everything written survives a reopen.
+   */
+  reopen?: (store: AgentStore) => Promise<AgentStore>;
+}
+
+/**
+ * The one behaviour suite every AgentStore backend runs (memory, JSONL, SQLite, your own):
+ * call it at the top level of a vitest test file. `createStore` must return a fresh, empty store
+ * for every test; the suite closes it after each test.
+ */
+export function runStoreConformance(
+  name: string,
+  createStore: () => Promise<AgentStore> | AgentStore,
+  options: StoreConformanceOptions = {},
+): void {
+  let store: AgentStore | undefined;
+  const subject: StoreUnderTest = {
+    current() {
+      if (store === undefined) throw new Error('The store under test is only available inside a test.');
+      return store;
+    },
+    reopen: options.reopen,
+    replace(next) {
+      store = next;
+    },
+  };
+
+  describe(`store conformance: ${name}`, () => {
+    beforeEach(async () => {
+      store = await createStore();
+    });
+    afterEach(async () => {
+      await store?.close?.();
+      store = undefined;
+    });
+
+    agentsSuite(subject);
+    leaseSuite(subject);
+    checkpointsSuite(subject);
+    runsSuite(subject);
+    runEventsSuite(subject);
+    if (options.reopen !== undefined) persistenceSuite(subject, options.reopen);
+  });
+}
