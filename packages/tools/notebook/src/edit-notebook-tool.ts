@@ -1,0 +1,92 @@
+import { readFile, stat } from 'node:fs/promises';
+import { defineTool, ToolError } from '@cairn/core';
+import { canonicalWorkspaceRoot, protectedPathReason, resolveWorkspacePath } from '@cairn/core/node';
+import { z } from 'zod';
+import { writeFileAtomic } from './atomic-write.js';
+import { applyNotebookEdit } from './notebook-edit.js';
+import { detectFormatting, emptyNotebook, type Notebook, type NotebookFormatting, parseNotebook, serializeNotebook } from './notebook-format.js';
+
+/** Notebooks with large outputs exist, but past this size a rewrite is more likely a mistake than an edit. */
+const maxNotebookBytes = 64 * 1024 * 1024;
+
+export const editNotebookInputSchema = z.object({
+  path: z.string().min(1).describe('Path of the .ipynb file, relative to the workspace root.'),
+  cell_index: z.number().int().min(0).describe('0-based index of the cell to replace or delete, or the position to insert at.'),
+  new_source: z.string().describe('The full new source of the cell (ignored for delete: pass an empty string).'),
+  cell_type: z.enum(['code', 'markdown', 'raw']).optional().describe('Type of the cell; default: the existing type, or code for a new cell.'),
+  edit_mode: z.enum(['replace', 'insert', 'delete']).optional().describe('replace (default), insert a new cell before cell_index, or delete the cell.'),
+});
+
+export type EditNotebookInput = z.infer<typeof editNotebookInputSchema>;
+
+export const editNotebookTool = defineTool<EditNotebookInput>({
+  id: 'notebook',
+  name: 'edit_notebook',
+  description: [
+    'Edit one cell of a Jupyter notebook (.ipynb): replace its source, insert a new cell, or delete it.',
+    'The notebook stays valid nbformat 4; an edited code cell loses its outputs.',
+    'To create a new notebook, insert at cell_index 0 into a path that does not exist yet.',
+  ].join(' '),
+  inputSchema: editNotebookInputSchema,
+  readOnly: false,
+  category: 'notebook',
+  paths: (input) => [input.path],
+  async execute(input, context) {
+    if (!input.path.toLowerCase().endsWith('.ipynb')) {
+      throw new ToolError(`${input.path} is not a Jupyter notebook (.ipynb). Use search_replace or write for other files.`);
+    }
+    const root = await canonicalWorkspaceRoot(context.cwd);
+    const target = await resolveWorkspacePath(root, input.path);
+    if (context.settings.allowProtectedWrites !== true) {
+      const reason = protectedPathReason(root, target.absolute) ?? protectedPathReason(root, target.lexical);
+      if (reason) throw new ToolError(`Refused to edit ${input.path}: ${reason}.`);
+    }
+    if (context.isPathDenied(target.absolute, 'notebook')) throw new ToolError(`Editing ${input.path} is denied by a permission rule.`);
+    const editMode = input.edit_mode ?? 'replace';
+
+    const existing = await readExisting(target.absolute, input.path);
+    let notebook: Notebook;
+    let formatting: NotebookFormatting;
+    if (existing) {
+      notebook = parseNotebook(existing.bytes.toString('utf8'), input.path);
+      formatting = detectFormatting(existing.bytes.toString('utf8'));
+    } else {
+      if (editMode !== 'insert' || input.cell_index !== 0) {
+        throw new ToolError(`${input.path} does not exist. To create a notebook, use edit_mode "insert" with cell_index 0.`);
+      }
+      notebook = emptyNotebook();
+      formatting = { indent: 1, trailingNewline: true, lineEnding: '\n' };
+    }
+    const summary = applyNotebookEdit(notebook, {
+      cellIndex: input.cell_index,
+      newSource: input.new_source,
+      editMode,
+      ...(input.cell_type ? { cellType: input.cell_type } : {}),
+    });
+    const after = Buffer.from(serializeNotebook(notebook, formatting), 'utf8');
+    context.signal.throwIfAborted();
+
+    // Check again right before the write: a parent swapped for a symlink since the first check is refused.
+    const again = await resolveWorkspacePath(root, input.path);
+    if (again.absolute !== target.absolute) throw new ToolError(`${input.path} changed on disk while it was being edited. Try again.`);
+    await writeFileAtomic(target.absolute, after, existing?.mode);
+    await context.recordFileChange({ path: target.absolute, before: existing ? new Uint8Array(existing.bytes) : null, after: new Uint8Array(after) });
+    const created = existing ? '' : ' (new notebook)';
+    return `${summary} of ${target.relative}${created}; it now has ${notebook.cells.length} cell${notebook.cells.length === 1 ? '' : 's'}.`;
+  },
+});
+
+async function readExisting(absolutePath: string, displayPath: string): Promise<{ bytes: Buffer; mode: number } | undefined> {
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(absolutePath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ToolError(`Cannot read ${displayPath}: ${(error as Error).message}`);
+  }
+  if (!info.isFile()) throw new ToolError(`${displayPath} is not a regular file.`);
+  if (info.size > maxNotebookBytes) {
+    throw new ToolError(`${displayPath} is ${Math.round(info.size / 1024 / 1024)} MB, over the ${maxNotebookBytes / 1024 / 1024} MB edit limit. Clear its outputs first.`);
+  }
+  return { bytes: await readFile(absolutePath), mode: info.mode & 0o7777 };
+}
