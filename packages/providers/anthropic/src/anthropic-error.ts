@@ -1,0 +1,123 @@
+import { isRetryableStatus, ProviderError } from '@cairn/core';
+import { parseRetryAfter, retryAfterNote } from './parse-retry-after.js';
+
+/** The shape of `@anthropic-ai/sdk`'s APIError that we read (duck-typed: the SDK is loaded lazily). */
+interface AnthropicApiErrorLike {
+  status?: number;
+  headers?: { get(name: string): string | null };
+  error?: unknown;
+  requestID?: string | null;
+  type?: string | null;
+  apiMessage?: string | null;
+  message: string;
+  name: string;
+}
+
+/** In-stream `event: error` bodies have no HTTP status; the error type tells what it would have been. */
+const statusOfErrorType: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+const connectionErrorNames = new Set(['APIConnectionError', 'APIConnectionTimeoutError']);
+const connectionErrorCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+export interface AnthropicErrorContext {
+  /** True when content had already been streamed before the failure. */
+  responseStarted?: boolean;
+  requestId?: string;
+}
+
+function isApiErrorLike(error: unknown): error is AnthropicApiErrorLike {
+  return error instanceof Error && ('status' in error || 'error' in error) && 'headers' in error;
+}
+
+function isConnectionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (connectionErrorNames.has(error.name)) return true;
+  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && connectionErrorCodes.has(code)) return true;
+  // undici reports a dropped response body as `TypeError: terminated`.
+  return error.name === 'TypeError' && /terminated|fetch failed|other side closed/i.test(error.message);
+}
+
+function bodyErrorType(body: unknown): string | undefined {
+  const type = (body as { error?: { type?: unknown } } | undefined)?.error?.type;
+  return typeof type === 'string' ? type : undefined;
+}
+
+function bodyMessage(body: unknown): string | undefined {
+  const message = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
+/** What the user can do about it, for the errors a user can fix. */
+function fixHint(status: number | undefined): string {
+  if (status === 401) return ' Check ANTHROPIC_API_KEY or pass providers.anthropic.apiKey.';
+  if (status === 403) return ' The key has no access to this model or feature; check the key and workspace in the Anthropic console.';
+  if (status === 404) return ' Check the model id (see the provider catalog).';
+  return '';
+}
+
+/**
+ * Any failure of an Anthropic call as a ProviderError with retry advice. Aborts are returned as they
+ * are: callers must check `isAbortError` first and rethrow (an abort is never wrapped).
+ */
+export function toAnthropicProviderError(error: unknown, context: AnthropicErrorContext = {}): ProviderError {
+  if (ProviderError.isInstance(error)) return error;
+  const responseStarted = context.responseStarted ?? false;
+  if (isApiErrorLike(error) && !connectionErrorNames.has(error.name) && error.name !== 'APIUserAbortError') {
+    const body = error.error;
+    const type = error.type ?? bodyErrorType(body);
+    const status = error.status ?? (type ? statusOfErrorType[type] : undefined);
+    const headers = error.headers;
+    const shouldRetry = headers?.get('x-should-retry');
+    // The API's own verdict wins over the status table when it sends one.
+    const isRetryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : isRetryableStatus(status);
+    const advice = parseRetryAfter(headers);
+    const requestId = error.requestID ?? (body as { request_id?: string } | undefined)?.request_id ?? context.requestId;
+    const detail = error.apiMessage ?? bodyMessage(body) ?? error.message;
+    const label = ['Anthropic API error', status, type ? `(${type})` : undefined, error.status === undefined ? 'during the stream' : undefined]
+      .filter((piece) => piece !== undefined)
+      .join(' ');
+    const sentence = /[.!?]$/.test(detail) ? detail : `${detail}.`;
+    return new ProviderError(`${label}: ${sentence}${fixHint(status)}${retryAfterNote(advice)}`, {
+      provider: 'anthropic',
+      status,
+      body,
+      isRetryable,
+      retryAfterMs: advice?.retryAfterMs,
+      requestId: requestId ?? undefined,
+      responseStarted,
+      code: type ?? 'provider_error',
+      cause: error,
+    });
+  }
+  if (isConnectionFailure(error)) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new ProviderError(`Anthropic connection failed${responseStarted ? ' mid-stream' : ''}: ${reason}`, {
+      provider: 'anthropic',
+      isRetryable: true,
+      responseStarted,
+      requestId: context.requestId,
+      code: 'connection_error',
+      cause: error,
+    });
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ProviderError(`Anthropic request failed: ${reason}`, {
+    provider: 'anthropic',
+    isRetryable: false,
+    responseStarted,
+    requestId: context.requestId,
+    cause: error,
+  });
+}

@@ -1,0 +1,118 @@
+import type { CallWarning, JSONValue, ModelMessage, ToolResultOutput } from '@cairn/core';
+
+type CacheControl = { type: 'ephemeral' };
+
+export type AnthropicContentBlock =
+  | { type: 'text'; text: string; cache_control?: CacheControl }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string }; cache_control?: CacheControl }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_use'; id: string; name: string; input: JSONValue; cache_control?: CacheControl }
+  | {
+      type: 'tool_result';
+      tool_use_id: string;
+      content: string | Array<{ type: 'text'; text: string } | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }>;
+      is_error?: boolean;
+      cache_control?: CacheControl;
+    };
+
+export interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: AnthropicContentBlock[];
+}
+
+export interface AnthropicPrompt {
+  system: Array<{ type: 'text'; text: string; cache_control?: CacheControl }>;
+  messages: AnthropicMessage[];
+  warnings: CallWarning[];
+}
+
+function toolResultContent(output: ToolResultOutput): { content: Extract<AnthropicContentBlock, { type: 'tool_result' }>['content']; isError: boolean } {
+  switch (output.type) {
+    case 'text':
+      return { content: output.value, isError: false };
+    case 'error-text':
+      return { content: output.value, isError: true };
+    case 'json':
+      return { content: JSON.stringify(output.value), isError: false };
+    case 'error-json':
+      return { content: JSON.stringify(output.value), isError: true };
+    case 'content':
+      return {
+        content: output.value.map((item) =>
+          item.type === 'text'
+            ? { type: 'text' as const, text: item.text }
+            : { type: 'image' as const, source: { type: 'base64' as const, media_type: item.mediaType, data: item.data } },
+        ),
+        isError: false,
+      };
+  }
+}
+
+/** Appends to the last message when it has the same role: tool results and the next user text form one user turn. */
+function push(messages: AnthropicMessage[], role: 'user' | 'assistant', blocks: AnthropicContentBlock[]): void {
+  if (blocks.length === 0) return;
+  const last = messages[messages.length - 1];
+  if (last && last.role === role) last.content.push(...blocks);
+  else messages.push({ role, content: blocks });
+}
+
+/**
+ * Neutral messages to the Messages API shape. Pure. System messages become the `system` parameter;
+ * tool results open the following user turn (Anthropic wants them first); the assistant's thinking
+ * blocks go back exactly as received, with their signatures, in their original order.
+ */
+export function convertToAnthropicMessages(prompt: ModelMessage[]): AnthropicPrompt {
+  const system: AnthropicPrompt['system'] = [];
+  const messages: AnthropicMessage[] = [];
+  const warnings: CallWarning[] = [];
+  for (const message of prompt) {
+    switch (message.role) {
+      case 'system':
+        if (message.content) system.push({ type: 'text', text: message.content });
+        break;
+      case 'user':
+        push(
+          messages,
+          'user',
+          message.content.map((part) =>
+            part.type === 'text'
+              ? { type: 'text' as const, text: part.text }
+              : { type: 'image' as const, source: { type: 'base64' as const, media_type: part.mediaType, data: part.data } },
+          ),
+        );
+        break;
+      case 'tool': {
+        const results = message.content.map((part): AnthropicContentBlock => {
+          const { content, isError } = toolResultContent(part.output);
+          return { type: 'tool_result', tool_use_id: part.toolCallId, content, ...(isError ? { is_error: true } : {}) };
+        });
+        const last = messages[messages.length - 1];
+        // Results must come before any other block of the user turn.
+        if (last && last.role === 'user') last.content.unshift(...results);
+        else messages.push({ role: 'user', content: results });
+        break;
+      }
+      case 'assistant': {
+        const blocks: AnthropicContentBlock[] = [];
+        for (const part of message.content) {
+          if (part.type === 'text') {
+            if (part.text) blocks.push({ type: 'text', text: part.text });
+          } else if (part.type === 'reasoning') {
+            if (part.redactedData !== undefined) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
+            else if (part.signature) blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature });
+            else if (part.text) {
+              // Unsigned reasoning (another provider's, or a cut stream) is rejected by the API.
+              warnings.push({ type: 'other', message: 'Dropped a reasoning part without an Anthropic signature.' });
+            }
+          } else {
+            blocks.push({ type: 'tool_use', id: part.toolCallId, name: part.toolName, input: part.input });
+          }
+        }
+        push(messages, 'assistant', blocks);
+        break;
+      }
+    }
+  }
+  return { system, messages, warnings };
+}

@@ -1,0 +1,11 @@
+export { type AnthropicErrorContext, toAnthropicProviderError } from './anthropic-error.js';
+export { AnthropicLanguageModel, type AnthropicLanguageModelConfig } from './anthropic-language-model.js';
+export { anthropicModels, findAnthropicModel } from './anthropic-models.js';
+export { type AnthropicProvider, type AnthropicProviderSettings, anthropic, createAnthropic } from './anthropic-provider.js';
+export { type AnthropicRequestBody, buildAnthropicRequest } from './anthropic-request.js';
+export { applyAnthropicCacheBreakpoints, MAX_CACHE_BREAKPOINTS } from './anthropic-cache-breakpoints.js';
+export { resolveAnthropicTokens, thinkingBudgets } from './anthropic-thinking.js';
+export { type AnthropicMessage, type AnthropicPrompt, convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
+export { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
+export { type AnthropicStreamEvent, type AnthropicStreamState, createAnthropicStreamState, finishAnthropicStream, mapAnthropicStreamEvent } from './map-anthropic-stream-event.js';
+export { mapAnthropicUsage } from './map-anthropic-usage.js';
