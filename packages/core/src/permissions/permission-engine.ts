@@ -1,0 +1,204 @@
+import { isAbsolute, resolve } from 'node:path';
+import { protectedPathReason } from '../node/protected-paths.js';
+import { isInsideRoot } from '../node/workspace-path.js';
+import type { ToolCategory } from '../spec/tool/v1/index.js';
+import { pathRuleMatches } from './path-rules.js';
+import { commandGlobToRegExp, globToRegExp, mcpSubject, type ParsedPermissionRule, type PermissionDecision, type PermissionRules, parsePermissionRules, urlMatches } from './permission-rules.js';
+import { analyzeShellCommand, type ShellCommandAnalysis } from './shell-analysis.js';
+import { findAllowRule, findAnyPartRule } from './shell-rules.js';
+
+export interface PermissionLayer {
+  /** `send`, `agent`, `project`, `user` or any other name; only used in reasons. Order does not matter: deny wins. */
+  source: 'send' | 'agent' | 'project' | 'user' | (string & {});
+  rules: PermissionRules;
+}
+
+export interface PermissionCheckRequest {
+  toolId: string;
+  toolName: string;
+  category: ToolCategory;
+  readOnly: boolean;
+  input: unknown;
+  /** Absolute paths the call touches (from `tool.paths(input)`, resolved against cwd). */
+  paths: string[];
+  /** The shell command or URL a `shell(...)` / `webFetch(...)` rule matches (`tool.ruleSubject(input)`). */
+  subject?: string;
+  /** The canonical workspace root. */
+  cwd: string;
+}
+
+export interface PermissionResult {
+  decision: 'allow' | 'deny';
+  reason: string;
+  /** The rule that decided, as written (`deny: shell(rm*) [user]`). */
+  rule?: string;
+}
+
+/** What a `canUseTool` callback is asked when a rule (or the default) says `ask`. */
+export interface PermissionRequest extends PermissionCheckRequest {
+  reason: string;
+  rule?: string;
+  interactive: boolean;
+  /** Present for shell calls: the parsed command, so a UI can show each part. */
+  shellAnalysis?: ShellCommandAnalysis;
+}
+
+export type CanUseToolResult = 'allow' | 'deny' | { behavior: 'allow' | 'deny'; message?: string };
+export type CanUseTool = (request: PermissionRequest) => Promise<CanUseToolResult> | CanUseToolResult;
+
+export interface PermissionEngineOptions {
+  layers: PermissionLayer[];
+  /**
+   * The decision when no rule matches a call that is not known to be harmless: a non-read-only
+   * shell command, a write in the workspace, an MCP/custom/web tool. Default `allow` (a headless
+   * SDK run is expected to get work done; the OS sandbox is the boundary). Use `ask` to route
+   * those calls through `canUseTool` (headless without a callback: deny).
+   */
+  defaultDecision?: PermissionDecision;
+  canUseTool?: CanUseTool;
+  /** Passed to `canUseTool`; without a callback, `ask` is always a deny. */
+  interactive?: boolean;
+  /** Explicit bypass: let writes reach protected paths (.git internals, .cairn/, shell start-up files). Default false. */
+  allowProtectedPathWrites?: boolean;
+  /** The workspace root used by `isPathDenied` when no cwd is passed (relative rules are relative to it). */
+  cwd?: string;
+}
+
+export interface PermissionEngine {
+  check(request: PermissionCheckRequest): Promise<PermissionResult>;
+  /** For tools that discover files (grep, glob, ls, semantic search): is this file hidden by a deny rule? */
+  isPathDenied(absolutePath: string, toolId: string, cwd?: string): boolean;
+  readonly rules: readonly ParsedPermissionRule[];
+}
+
+const pathToolIds = new Set(['read', 'write', 'edit', 'delete', 'ls', 'glob', 'grep', 'semSearch', 'notebook', 'lints']);
+// `read(...)` rules cover every tool that reads or discovers files; `edit(...)` every tool that changes them.
+const readingToolIds = new Set(['read', 'ls', 'glob', 'grep', 'semSearch', 'lints']);
+const editingToolIds = new Set(['write', 'edit', 'delete', 'notebook']);
+
+const describeRule = (rule: ParsedPermissionRule) => `${rule.decision}: ${rule.text} [${rule.source}]`;
+
+function ruleNamesTool(rule: ParsedPermissionRule, request: Pick<PermissionCheckRequest, 'toolId' | 'toolName' | 'category'>): boolean {
+  if (rule.tool === request.toolId || rule.tool === request.toolName) return true;
+  if (rule.tool === 'shell') return request.category === 'shell';
+  if (rule.tool === 'mcp') return request.category === 'mcp' || request.category === 'custom';
+  if (rule.tool === 'read') return readingToolIds.has(request.toolId);
+  if (rule.tool === 'edit') return editingToolIds.has(request.toolId);
+  return false;
+}
+
+export function createPermissionEngine(options: PermissionEngineOptions): PermissionEngine {
+  const rules = options.layers.flatMap((layer) => parsePermissionRules(layer.rules ?? {}, layer.source));
+  const defaultDecision = options.defaultDecision ?? 'allow';
+  const byDecision = (decision: PermissionDecision) => rules.filter((rule) => rule.decision === decision);
+  const denyRules = byDecision('deny');
+  const askRules = byDecision('ask');
+  const allowRules = byDecision('allow');
+
+  /** Does `rule` (already naming the tool) match this call? `mode` any: one path/part suffices; all: every one. */
+  function specifierMatches(rule: ParsedPermissionRule, request: PermissionCheckRequest, mode: 'any' | 'all'): boolean {
+    if (rule.specifier === undefined) return true;
+    if (request.category === 'mcp' || request.category === 'custom' || rule.tool === 'mcp') {
+      return globToRegExp(rule.specifier).test(mcpSubject(request.toolName, request.toolId));
+    }
+    if (request.toolId === 'webFetch' || request.category === 'web') {
+      return request.subject !== undefined && urlMatches(rule.specifier, request.subject);
+    }
+    if (pathToolIds.has(request.toolId) || request.paths.length > 0) {
+      if (request.paths.length === 0) return false;
+      const test = (path: string) => pathRuleMatches(rule.specifier as string, path, request.cwd);
+      return mode === 'any' ? request.paths.some(test) : request.paths.every(test);
+    }
+    return request.subject !== undefined && urlMatches(rule.specifier, request.subject);
+  }
+
+  const firstMatch = (list: ParsedPermissionRule[], request: PermissionCheckRequest, mode: 'any' | 'all') =>
+    list.find((rule) => ruleNamesTool(rule, request) && specifierMatches(rule, request, mode));
+
+  async function resolveAsk(request: PermissionCheckRequest, reason: string, rule: ParsedPermissionRule | undefined, shellAnalysis?: ShellCommandAnalysis): Promise<PermissionResult> {
+    const ruleText = rule ? describeRule(rule) : undefined;
+    const withRule = (result: PermissionResult): PermissionResult => (ruleText ? { ...result, rule: ruleText } : result);
+    if (!options.canUseTool) {
+      return withRule({ decision: 'deny', reason: `${reason}; this call needs approval and no canUseTool callback was given (headless runs deny it)` });
+    }
+    const permissionRequest: PermissionRequest = { ...request, reason, interactive: options.interactive ?? false };
+    if (ruleText) permissionRequest.rule = ruleText;
+    if (shellAnalysis) permissionRequest.shellAnalysis = shellAnalysis;
+    const answer = await options.canUseTool(permissionRequest);
+    const behavior = typeof answer === 'string' ? answer : answer.behavior;
+    const message = typeof answer === 'string' ? undefined : answer.message;
+    if (behavior === 'allow') return withRule({ decision: 'allow', reason: message ?? `${reason}; approved by canUseTool` });
+    return withRule({ decision: 'deny', reason: message ?? `${reason}; refused by canUseTool` });
+  }
+
+  async function decide(decision: PermissionDecision, request: PermissionCheckRequest, reason: string, rule?: ParsedPermissionRule, analysis?: ShellCommandAnalysis): Promise<PermissionResult> {
+    if (decision === 'ask') return resolveAsk(request, reason, rule, analysis);
+    const result: PermissionResult = { decision, reason };
+    if (rule) result.rule = describeRule(rule);
+    return result;
+  }
+
+  async function checkShell(request: PermissionCheckRequest): Promise<PermissionResult> {
+    const command = request.subject ?? (typeof (request.input as { command?: unknown })?.command === 'string' ? (request.input as { command: string }).command : '');
+    const analysis = await analyzeShellCommand(command);
+    const applicable = (list: ParsedPermissionRule[]) => list.filter((rule) => ruleNamesTool(rule, request));
+    const deny = findAnyPartRule(applicable(denyRules), analysis);
+    if (deny) return decide('deny', request, `the command matches a deny rule (${deny.text})`, deny);
+    const ask = findAnyPartRule(applicable(askRules), analysis);
+    if (ask) return decide('ask', request, `the command matches an ask rule (${ask.text})`, ask, analysis);
+    const allowShell = applicable(allowRules);
+    const allowEverything = allowShell.find((rule) => rule.specifier === undefined);
+    if (allowEverything) return decide('allow', request, 'every shell command is allowed', allowEverything);
+    if (analysis.unparsable) return decide('ask', request, `the command cannot be analysed (${analysis.unparsableReason})`, undefined, analysis);
+    const wholeCommandRule = allowShell.find((rule) => rule.specifier !== undefined && commandGlobToRegExp(rule.specifier).test(command.trim()));
+    if (analysis.hasRedirectionToFile) {
+      if (wholeCommandRule) return decide('allow', request, 'the whole command line matches an allow rule', wholeCommandRule);
+      return decide(defaultDecision, request, `the command writes to a file through a redirection (${analysis.redirectTargets.join(', ')})`, undefined, analysis);
+    }
+    const uncovered: string[] = [];
+    let lastRule: ParsedPermissionRule | undefined;
+    for (const part of analysis.parts) {
+      const rule = findAllowRule(allowShell, part);
+      if (rule) lastRule = rule;
+      else if (!part.readOnly) uncovered.push(`${part.text} (${part.reason ?? 'not read-only'})`);
+    }
+    if (uncovered.length === 0) {
+      if (analysis.parts.length === 0) return decide('allow', request, 'the command is empty');
+      return decide('allow', request, lastRule ? 'every part of the command is allowed or read-only' : 'every part of the command is read-only', lastRule);
+    }
+    return decide(defaultDecision, request, `no rule allows ${uncovered.join('; ')}`, undefined, analysis);
+  }
+
+  async function check(request: PermissionCheckRequest): Promise<PermissionResult> {
+    const normalized: PermissionCheckRequest = { ...request, paths: request.paths.map((path) => (isAbsolute(path) ? path : resolve(request.cwd, path))) };
+    if (normalized.category === 'shell' || normalized.toolId === 'shell') return checkShell(normalized);
+    const deny = firstMatch(denyRules, normalized, 'any');
+    if (deny) return decide('deny', normalized, `a deny rule matches (${deny.text})`, deny);
+    const writes = !normalized.readOnly;
+    if (writes && !options.allowProtectedPathWrites) {
+      for (const path of normalized.paths) {
+        const protectedReason = protectedPathReason(normalized.cwd, path);
+        if (protectedReason) return decide('deny', normalized, `writing ${path} is refused: ${protectedReason}`);
+      }
+    }
+    const ask = firstMatch(askRules, normalized, 'any');
+    if (ask) return decide('ask', normalized, `an ask rule matches (${ask.text})`, ask);
+    const allow = firstMatch(allowRules, normalized, 'all');
+    if (allow) return decide('allow', normalized, `an allow rule matches (${allow.text})`, allow);
+    if (normalized.readOnly) return decide('allow', normalized, 'read-only tool');
+    const outside = normalized.paths.filter((path) => !isInsideRoot(normalized.cwd, path));
+    if (outside.length > 0) return decide('ask', normalized, `the call writes outside the workspace (${outside.join(', ')})`);
+    return decide(defaultDecision, normalized, `no rule matches; default decision is ${defaultDecision}`);
+  }
+
+  function isPathDenied(absolutePath: string, toolId: string, cwd?: string): boolean {
+    const root = cwd ?? options.cwd ?? process.cwd();
+    return denyRules.some(
+      (rule) =>
+        (rule.tool === toolId || rule.tool === 'read' || (readingToolIds.has(toolId) && readingToolIds.has(rule.tool))) &&
+        (rule.specifier === undefined ? rule.tool === toolId : pathRuleMatches(rule.specifier, absolutePath, root)),
+    );
+  }
+
+  return { check, isPathDenied, rules };
+}
