@@ -1,0 +1,3 @@
+export { resolveDatabasePath, type SqliteStoreOptions } from './open-database.js';
+export { currentSchemaVersion } from './schema.js';
+export { createSqliteStore, type SqliteStore } from './sqlite-store.js';

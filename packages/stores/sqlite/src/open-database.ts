@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { withBusyRetrySync } from './busy-retry.js';
+import { checkSchema, migrate } from './schema.js';
+
+export interface SqliteStoreOptions {
+  /** The database file. Default: `<home>/agents.db`. */
+  path?: string;
+  /** The Cairn home folder when `path` is not given. Default: `$CAIRN_HOME`, else `~/.cairn`. */
+  home?: string;
+  /** How long SQLite waits for another process's lock before retrying (ms). Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+export function resolveDatabasePath(options: SqliteStoreOptions): string {
+  if (options.path !== undefined) return resolve(options.path);
+  const home = options.home ?? process.env.CAIRN_HOME ?? join(homedir(), '.cairn');
+  return resolve(home, 'agents.db');
+}
+
+/** Opens (creating when missing) and migrates the database; refuses corrupt and newer files. */
+export function openDatabase(path: string, options: SqliteStoreOptions): Database.Database {
+  // The store holds conversations and file contents: keep the folder private to the user.
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const database = new Database(path);
+  try {
+    database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    // Read the header before any write, so a damaged or newer file is refused untouched.
+    withBusyRetrySync(path, () => checkSchema(database, path));
+    withBusyRetrySync(path, () => database.pragma('journal_mode = WAL'));
+    // NORMAL in WAL mode: a commit survives a process crash; only an OS crash or power loss can
+    // lose the last transactions (never corrupts). A full fsync per event append would cost ~10x.
+    database.pragma('synchronous = NORMAL');
+    withBusyRetrySync(path, () => migrate(database, path));
+    return database;
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,138 @@
+import type { AgentRecord, AgentsStore, LeaseResult } from '@cairn/core';
+import type Database from 'better-sqlite3';
+import { withBusyRetry } from './busy-retry.js';
+import { decodeListCursor, encodeListCursor, normalizeListLimit } from './list-cursor.js';
+import { notFoundError } from './store-errors.js';
+
+interface AgentRow {
+  agent_id: string;
+  cwd: string;
+  created_at: number;
+  updated_at: number;
+  archived: number;
+  checkpoint_root: string | null;
+  lease_run_id: string | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  record: string;
+}
+
+// Columns hold what is filtered, sorted or changed atomically (the lease); `record` holds the rest.
+function toRow(record: AgentRecord): AgentRow {
+  const { agentId, cwd, createdAt, updatedAt, archived, checkpointRoot, lease, ...rest } = record;
+  return {
+    agent_id: agentId,
+    cwd,
+    created_at: createdAt,
+    updated_at: updatedAt,
+    archived: archived ? 1 : 0,
+    checkpoint_root: checkpointRoot ?? null,
+    lease_run_id: lease?.runId ?? null,
+    lease_owner: lease?.owner ?? null,
+    lease_expires_at: lease?.expiresAt ?? null,
+    record: JSON.stringify(rest),
+  };
+}
+
+function fromRow(row: AgentRow): AgentRecord {
+  return {
+    ...(JSON.parse(row.record) as Omit<AgentRecord, 'agentId'>),
+    agentId: row.agent_id,
+    cwd: row.cwd,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    archived: row.archived === 1,
+    checkpointRoot: row.checkpoint_root,
+    lease:
+      row.lease_run_id === null
+        ? null
+        : { runId: row.lease_run_id, owner: row.lease_owner as string, expiresAt: row.lease_expires_at as number },
+  };
+}
+
+export function createSqliteAgentsStore(database: Database.Database, path: string): AgentsStore {
+  const columns = 'agent_id, cwd, created_at, updated_at, archived, checkpoint_root, lease_run_id, lease_owner, lease_expires_at, record';
+  const upsert = database.prepare(
+    `INSERT OR REPLACE INTO agents (${columns}) VALUES (@agent_id, @cwd, @created_at, @updated_at, @archived, @checkpoint_root, @lease_run_id, @lease_owner, @lease_expires_at, @record)`,
+  );
+  const selectOne = database.prepare<[string], AgentRow>('SELECT * FROM agents WHERE agent_id = ?');
+  const deleteOne = database.prepare('DELETE FROM agents WHERE agent_id = ?');
+  const takeLease = database.prepare(
+    `UPDATE agents SET lease_run_id = @runId, lease_owner = @owner, lease_expires_at = @expiresAt
+     WHERE agent_id = @agentId AND (@force = 1 OR lease_run_id IS NULL OR lease_expires_at <= @now OR lease_run_id = @runId)`,
+  );
+  const renew = database.prepare('UPDATE agents SET lease_expires_at = ? WHERE agent_id = ? AND lease_run_id = ?');
+  const release = database.prepare(
+    'UPDATE agents SET lease_run_id = NULL, lease_owner = NULL, lease_expires_at = NULL WHERE agent_id = ? AND lease_run_id = ?',
+  );
+
+  // Read-modify-write under the write lock (IMMEDIATE), so a lease change by another process
+  // between the read and the write cannot be lost.
+  const update = database
+    .transaction((agentId: string, patch: Partial<AgentRecord>) => {
+      const row = selectOne.get(agentId);
+      if (row === undefined) throw notFoundError('agent', agentId);
+      const updated = JSON.parse(JSON.stringify({ ...fromRow(row), ...patch, agentId })) as AgentRecord;
+      upsert.run(toRow(updated));
+      return updated;
+    })
+    .immediate.bind(null);
+
+  // The UPDATE is the atomic step; reading the holder in the same transaction makes the answer consistent.
+  const acquire = database
+    .transaction((agentId: string, parameters: Record<string, string | number>): LeaseResult => {
+      if (takeLease.run({ agentId, ...parameters }).changes === 1) return { acquired: true };
+      const row = selectOne.get(agentId);
+      if (row === undefined) throw notFoundError('agent', agentId);
+      return { acquired: false, holder: fromRow(row).lease as NonNullable<AgentRecord['lease']> };
+    })
+    .immediate.bind(null);
+
+  return {
+    put: (record) => withBusyRetry(path, () => void upsert.run(toRow(record))),
+    get: (agentId) =>
+      withBusyRetry(path, () => {
+        const row = selectOne.get(agentId);
+        return row === undefined ? undefined : fromRow(row);
+      }),
+    update: (agentId, patch) => withBusyRetry(path, () => update(agentId, patch)),
+    list: (options = {}) =>
+      withBusyRetry(path, () => {
+        const limit = normalizeListLimit(options.limit);
+        const after = options.cursor === undefined ? undefined : decodeListCursor(options.cursor);
+        const conditions: string[] = [];
+        const parameters: Array<string | number> = [];
+        if (options.cwd !== undefined) {
+          conditions.push('cwd = ?');
+          parameters.push(options.cwd);
+        }
+        if (options.includeArchived !== true) conditions.push('archived = 0');
+        if (after !== undefined) {
+          conditions.push('(created_at < ? OR (created_at = ? AND agent_id < ?))');
+          parameters.push(after[0], after[0], after[1]);
+        }
+        const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+        const rows = database
+          .prepare<Array<string | number>, AgentRow>(`SELECT * FROM agents ${where} ORDER BY created_at DESC, agent_id DESC LIMIT ?`)
+          .all(...parameters, limit + 1);
+        const items = rows.slice(0, limit).map(fromRow);
+        const last = items.at(-1);
+        return rows.length > limit && last !== undefined
+          ? { items, nextCursor: encodeListCursor([last.createdAt, last.agentId]) }
+          : { items };
+      }),
+    delete: (agentId) => withBusyRetry(path, () => void deleteOne.run(agentId)),
+    acquireLease: (agentId, lease, options = {}) =>
+      withBusyRetry(path, () =>
+        acquire(agentId, {
+          runId: lease.runId,
+          owner: lease.owner,
+          expiresAt: lease.expiresAt,
+          force: options.force === true ? 1 : 0,
+          now: options.now ?? Date.now(),
+        }),
+      ),
+    renewLease: (agentId, runId, expiresAt) => withBusyRetry(path, () => renew.run(expiresAt, agentId, runId).changes === 1),
+    releaseLease: (agentId, runId) => withBusyRetry(path, () => void release.run(agentId, runId)),
+  };
+}

@@ -1,0 +1,37 @@
+import { CairnError } from '@cairn/core';
+
+export function notFoundError(kind: 'agent' | 'run', id: string): CairnError {
+  return new CairnError(`No ${kind} with id "${id}" in the store.`, { code: 'not_found' });
+}
+
+export function alreadyExistsError(kind: 'run', id: string): CairnError {
+  return new CairnError(`A ${kind} with id "${id}" already exists in the store; use update() to change it.`, { code: 'already_exists' });
+}
+
+export function invalidArgumentError(message: string): CairnError {
+  return new CairnError(message, { code: 'invalid_argument' });
+}
+
+/** The file is not a Cairn SQLite store, or it is damaged. It is never written to. */
+export function corruptStoreError(path: string, detail: string, cause?: unknown): CairnError {
+  return new CairnError(
+    `The Cairn store at ${path} cannot be read: ${detail}. It was not modified. ` +
+      'Move it aside (or restore a backup) and Cairn will create a new store at this path.',
+    { code: 'store_corrupt', cause },
+  );
+}
+
+export function newerSchemaError(path: string, found: number, supported: number): CairnError {
+  return new CairnError(
+    `The Cairn store at ${path} has schema version ${found}, written by a newer @cairn/store-sqlite ` +
+      `(this one supports up to version ${supported}). It was not modified. Upgrade @cairn/store-sqlite to open it.`,
+    { code: 'store_version_unsupported' },
+  );
+}
+
+export function busyError(path: string, cause: unknown): CairnError {
+  return new CairnError(
+    `The Cairn store at ${path} stayed locked by another process after several retries. Try again shortly.`,
+    { code: 'store_busy', isRetryable: true, cause },
+  );
+}

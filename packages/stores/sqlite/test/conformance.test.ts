@@ -1,0 +1,18 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { runStoreConformance } from '../../../core/src/testing/store-conformance.js';
+import { createSqliteStore, type SqliteStore } from '../src/index.js';
+
+const root = mkdtempSync(join(tmpdir(), 'cairn-sqlite-conformance-'));
+let counter = 0;
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+runStoreConformance('sqlite', () => createSqliteStore({ path: join(root, `store-${++counter}.db`) }), {
+  async reopen(store) {
+    const { path } = store as SqliteStore;
+    await store.close?.();
+    return createSqliteStore({ path });
+  },
+});
