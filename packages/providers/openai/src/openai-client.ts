@@ -1,0 +1,83 @@
+import type { LanguageModelV1CallOptions, ModelCatalogEntry } from '@cairn/core';
+import type OpenAI from 'openai';
+import type { OpenAIErrorContext } from './openai-error.js';
+
+export interface OpenAIClientSettings {
+  apiKey: string;
+  baseURL: string;
+  headers: Record<string, string>;
+  /** `null` keeps the SDK from reading OPENAI_ORG_ID / OPENAI_PROJECT_ID (not for third-party servers). */
+  organization: string | null;
+  project: string | null;
+  /** An injected client is used as is (its own settings win); requests still pass `maxRetries: 0`. */
+  client?: OpenAI | undefined;
+}
+
+/**
+ * A memoised client factory. The `openai` module is imported on the first request only, so that
+ * importing the provider costs nothing at process start-up.
+ */
+export function createLazyOpenAIClient(settings: OpenAIClientSettings): () => Promise<OpenAI> {
+  let client: Promise<OpenAI> | undefined = settings.client ? Promise.resolve(settings.client) : undefined;
+  return () => {
+    client ??= import('openai').then(
+      ({ default: OpenAIClient }) =>
+        new OpenAIClient({
+          apiKey: settings.apiKey,
+          baseURL: settings.baseURL,
+          organization: settings.organization,
+          project: settings.project,
+          defaultHeaders: settings.headers,
+          // The Cairn runtime owns retries; never retry in two layers.
+          maxRetries: 0,
+        }),
+    );
+    return client;
+  };
+}
+
+/** Per-request SDK options: the abort signal, no SDK retries, the call's extra headers. */
+export function openAIRequestOptions(options: Pick<LanguageModelV1CallOptions, 'abortSignal' | 'headers'>): OpenAI.RequestOptions {
+  const headers: Record<string, string> = {};
+  for (const [key, value] of Object.entries(options.headers ?? {})) if (value !== undefined) headers[key] = value;
+  return {
+    maxRetries: 0,
+    ...(options.abortSignal ? { signal: options.abortSignal } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+  };
+}
+
+/** What a language model of this package needs from its provider. */
+export interface OpenAIModelConfig {
+  provider: string;
+  getClient: () => Promise<OpenAI>;
+  errorContext: OpenAIErrorContext;
+  catalogEntry?: ModelCatalogEntry | undefined;
+  /** True for the real OpenAI API; false for compatible servers, which get only standard fields. */
+  isOpenAI: boolean;
+  /** Send `prompt_cache_key` (OpenAI only by default; compatible servers may reject unknown fields). */
+  sendPromptCacheKey: boolean;
+  /** Responses API: ask for reasoning summaries (`reasoning.summary`). */
+  reasoningSummary: 'auto' | 'concise' | 'detailed' | false;
+}
+
+/** Whether the model reasons: the catalog says so, or the id looks like an OpenAI reasoning model. */
+export function isReasoningModel(modelId: string, entry: ModelCatalogEntry | undefined): boolean {
+  if (entry) return entry.capabilities.reasoning;
+  return /^(o\d|gpt-5)(?!.*-chat)/.test(modelId);
+}
+
+/** Reasoning effort from the call, else from the catalog parameter `reasoningEffort`. */
+export function requestedReasoningEffort(options: LanguageModelV1CallOptions): string | undefined {
+  const fromParams = options.params?.reasoningEffort;
+  return options.reasoningEffort ?? (typeof fromParams === 'string' ? fromParams : undefined);
+}
+
+/** Response headers as a plain object, for `LanguageModelV1StreamResult.response`. */
+export function headersToRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, key) => {
+    record[key] = value;
+  });
+  return record;
+}
