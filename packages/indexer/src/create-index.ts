@@ -1,0 +1,297 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import type { EmbeddingModelV1 } from '@cairn/core';
+import { canonicalWorkspaceRoot, IgnoreRules, isInsideRoot, toPosix } from '@cairn/core/node';
+import { chunkFile } from './chunk-file.js';
+import { embeddingModelKey, embedValues } from './embed-chunks.js';
+import { contentHash, merkleTree } from './hashing.js';
+import { IndexStore, type FileRecord } from './index-store.js';
+import { reciprocalRankFusion } from './rank-fusion.js';
+import { loadRulesFor, readTextFile, scanWorkspace } from './scan-workspace.js';
+import { ftsQuery } from './tokenize.js';
+import type { Chunk, CodebaseIndex, CreateIndexOptions, IndexProgress, IndexStats, SearchOptions, SearchResult, SyncOptions, SyncResult } from './types.js';
+
+/** `$CAIRN_HOME/index/<hash of the canonical workspace path>.sqlite`. */
+export function indexDatabasePath(canonicalRoot: string, home?: string): string {
+  const base = home ?? process.env.CAIRN_HOME ?? join(homedir(), '.cairn');
+  return join(base, 'index', `${contentHash(canonicalRoot).slice(0, 24)}.sqlite`);
+}
+
+/** The text a chunk is embedded (and cached) as. The path is left out so renames reuse vectors. */
+function embeddingInput(chunk: { symbol?: string | null; text: string }): string {
+  return (chunk.symbol ? `${chunk.symbol}\n` : '') + chunk.text.slice(0, 8000);
+}
+
+export async function createIndex(options: CreateIndexOptions): Promise<CodebaseIndex> {
+  const root = await canonicalWorkspaceRoot(options.cwd);
+  const dbPath = indexDatabasePath(root, options.home);
+  mkdirSync(join(dbPath, '..'), { recursive: true });
+  return new WorkspaceIndex(root, dbPath, new IndexStore(dbPath), options);
+}
+
+class WorkspaceIndex implements CodebaseIndex {
+  private queue: Promise<unknown> = Promise.resolve();
+  private rules: IgnoreRules | undefined;
+  private readonly maxFileBytes: number;
+  private readonly model: EmbeddingModelV1 | undefined;
+
+  constructor(readonly cwd: string, readonly dbPath: string, private readonly store: IndexStore, private readonly options: CreateIndexOptions) {
+    this.maxFileBytes = options.maxFileBytes ?? 1024 * 1024;
+    this.model = options.embeddingModel;
+  }
+
+  /** Writers run one at a time, so a sync never writes a file's older content over an update. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private progress(progress: IndexProgress): void {
+    // A throwing listener stops the run; batches already committed stay usable.
+    this.options.onProgress?.(progress);
+  }
+
+  sync(syncOptions: SyncOptions = {}): Promise<SyncResult> {
+    return this.exclusive(async () => {
+      const signal = syncOptions.abortSignal;
+      const scan = await scanWorkspace(this.cwd, {
+        maxFileBytes: this.maxFileBytes,
+        maxFiles: this.options.maxFiles ?? 100_000,
+        ...(signal ? { abortSignal: signal } : {}),
+        onFile: (count) => this.progress({ phase: 'scan', files: count, totalFiles: 0, chunks: 0, embedded: 0 }),
+      });
+      this.rules = scan.rules;
+      const stored = this.store.files();
+      const seen = new Set(scan.files.map((file) => file.path));
+      const removed = [...stored.keys()].filter((path) => !seen.has(path));
+      this.store.transaction(() => {
+        for (const path of removed) this.store.removeFile(path);
+      });
+      const changed = scan.files.filter((file) => {
+        const previous = stored.get(file.path);
+        return !previous || previous.size !== file.size || previous.mtimeMs !== file.mtimeMs;
+      });
+      const totalFiles = scan.files.length;
+      this.progress({ phase: 'scan', files: totalFiles, totalFiles, chunks: 0, embedded: 0 });
+      let unchanged = totalFiles - changed.length;
+      let indexedFiles = 0;
+      let skipped = scan.skipped;
+      let chunkCount = 0;
+      const batchSize = this.options.batchSize ?? 64;
+      for (let start = 0; start < changed.length; start += batchSize) {
+        signal?.throwIfAborted();
+        const batch = await this.prepareFiles(changed.slice(start, start + batchSize).map((file) => file.path), stored);
+        this.store.transaction(() => this.applyPrepared(batch));
+        for (const item of batch) {
+          if (item.type === 'write') {
+            indexedFiles++;
+            chunkCount += item.chunks.length;
+          } else if (item.type === 'touch') unchanged++;
+          else skipped++;
+        }
+        this.progress({ phase: 'chunk', files: unchanged + indexedFiles + skipped - scan.skipped, totalFiles, chunks: chunkCount, embedded: 0 });
+      }
+      const embedding = await this.embedPending(signal);
+      const rootHash = merkleTree(this.store.files().values()).root;
+      this.store.setMeta('root_hash', rootHash);
+      this.progress({ phase: 'done', files: totalFiles, totalFiles, chunks: chunkCount, embedded: embedding.embedded });
+      return {
+        indexedFiles, removedFiles: removed.length, unchangedFiles: unchanged, skippedFiles: skipped, chunks: chunkCount,
+        embedded: embedding.embedded, rootHash, ...(embedding.error ? { embeddingError: embedding.error } : {}),
+      };
+    });
+  }
+
+  /** Read, hash and chunk files (async, outside any transaction). */
+  private async prepareFiles(paths: string[], stored: Map<string, FileRecord>): Promise<PreparedFile[]> {
+    const prepared: PreparedFile[] = [];
+    for (const path of paths) {
+      const read = await readTextFile(join(this.cwd, path), this.maxFileBytes);
+      if (!read) {
+        prepared.push({ type: 'remove', path });
+        continue;
+      }
+      const record: FileRecord = { path, hash: contentHash(read.text), size: read.size, mtimeMs: read.mtimeMs };
+      if (stored.get(path)?.hash === record.hash) {
+        prepared.push({ type: 'touch', record });
+        continue;
+      }
+      const chunks = (await chunkFile(path, read.text)).map((chunk) => ({ ...chunk, contentHash: contentHash(embeddingInput(chunk)) }));
+      prepared.push({ type: 'write', record, chunks });
+    }
+    return prepared;
+  }
+
+  private applyPrepared(batch: PreparedFile[]): void {
+    for (const item of batch) {
+      if (item.type === 'write') this.store.writeFile(item.record, item.chunks);
+      else if (item.type === 'touch') this.store.touchFile(item.record);
+      else this.store.removeFile(item.path);
+    }
+  }
+
+  /** Embed chunks that have no vector, reusing cached vectors by content hash. Never throws for model errors. */
+  private async embedPending(signal?: AbortSignal): Promise<{ embedded: number; error?: string }> {
+    const model = this.model;
+    if (!model) return { embedded: 0 };
+    const key = embeddingModelKey(model);
+    if (model.dimensions) this.store.useEmbeddingModel(key, model.dimensions);
+    else if (this.store.getMeta('embedding_model') !== key && this.store.hasVectors) this.store.useEmbeddingModel(key, Number(this.store.getMeta('vector_dimensions')));
+    const pending = this.store.chunksWithoutVectors();
+    let embedded = 0;
+    const groupSize = Math.max(1, model.maxEmbeddingsPerCall) * 4;
+    try {
+      for (let start = 0; start < pending.length; start += groupSize) {
+        const group = pending.slice(start, start + groupSize);
+        const vectors = new Map<string, Float32Array>();
+        const missing: Array<{ hash: string; input: string }> = [];
+        for (const chunk of group) {
+          if (vectors.has(chunk.contentHash) || missing.some((item) => item.hash === chunk.contentHash)) continue;
+          const cached = this.store.cachedVector(chunk.contentHash, key);
+          if (cached) vectors.set(chunk.contentHash, cached);
+          else missing.push({ hash: chunk.contentHash, input: embeddingInput(chunk) });
+        }
+        const fresh = await embedValues(model, missing.map((item) => item.input), {
+          ...(signal ? { abortSignal: signal } : {}),
+          ...(this.options.embeddingRetry ? { retry: this.options.embeddingRetry } : {}),
+        });
+        missing.forEach((item, index) => {
+          const vector = fresh[index];
+          if (vector) vectors.set(item.hash, vector);
+        });
+        const first = vectors.values().next().value;
+        if (first && this.store.getMeta('embedding_model') !== key) this.store.useEmbeddingModel(key, first.length);
+        this.store.transaction(() => {
+          for (const item of missing) {
+            const vector = vectors.get(item.hash);
+            if (vector) this.store.cacheVector(item.hash, key, vector);
+          }
+          for (const chunk of group) {
+            const vector = vectors.get(chunk.contentHash);
+            if (vector) this.store.setChunkVector(chunk.id, vector);
+          }
+        });
+        embedded += group.length;
+        this.progress({ phase: 'embed', files: 0, totalFiles: 0, chunks: pending.length, embedded });
+      }
+      return { embedded };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      return { embedded, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private toRelative(inputPath: string): string | undefined {
+    const absolute = resolve(this.cwd, inputPath);
+    if (!isInsideRoot(this.cwd, absolute) || absolute === this.cwd) return undefined;
+    return toPosix(relative(this.cwd, absolute));
+  }
+
+  updateFiles(paths: string[]): Promise<{ indexedFiles: number; removedFiles: number }> {
+    return this.exclusive(async () => {
+      this.rules ??= await IgnoreRules.load(this.cwd);
+      const rules = this.rules;
+      const stored = this.store.files();
+      const toIndex: string[] = [];
+      const toRemove: string[] = [];
+      for (const inputPath of paths) {
+        const path = this.toRelative(inputPath);
+        if (!path) continue;
+        await loadRulesFor(rules, path);
+        const stats = await lstat(join(this.cwd, path)).catch(() => undefined);
+        if (!stats?.isFile() || rules.ignores(path, false)) {
+          if (stored.has(path)) toRemove.push(path);
+        } else toIndex.push(path);
+      }
+      const prepared = await this.prepareFiles(toIndex, stored);
+      for (const path of toRemove) prepared.push({ type: 'remove', path });
+      this.store.transaction(() => this.applyPrepared(prepared));
+      await this.embedPending();
+      this.store.setMeta('root_hash', merkleTree(this.store.files().values()).root);
+      return {
+        indexedFiles: prepared.filter((item) => item.type === 'write').length,
+        removedFiles: prepared.filter((item) => item.type === 'remove' && stored.has(item.path)).length,
+      };
+    });
+  }
+
+  removeFiles(paths: string[]): Promise<number> {
+    return this.exclusive(async () => {
+      const stored = this.store.files();
+      const targets = paths.map((path) => this.toRelative(path)).filter((path): path is string => path !== undefined && stored.has(path));
+      this.store.transaction(() => {
+        for (const path of targets) this.store.removeFile(path);
+      });
+      return targets.length;
+    });
+  }
+
+  async search(query: string, searchOptions: SearchOptions = {}): Promise<SearchResult[]> {
+    const limit = Math.max(1, Math.min(searchOptions.limit ?? 10, 200));
+    const prefixes = (searchOptions.targetDirectories ?? []).map((directory) => this.toRelative(directory.replace(/\/+$/, '')) ?? (resolve(this.cwd, directory) === this.cwd ? '' : null));
+    if (prefixes.some((prefix) => prefix === null)) return [];
+    const filters = prefixes.filter((prefix): prefix is string => prefix !== '' && prefix !== null);
+    const match = ftsQuery(query);
+    const textHits = match ? this.store.searchText(match, Math.max(limit * 5, 50), filters) : [];
+    let vectorIds: number[] | undefined;
+    if (this.model && this.store.hasVectors && this.store.getMeta('embedding_model') === embeddingModelKey(this.model) && query.trim()) {
+      const [vector] = await embedValues(this.model, [query], {
+        ...(searchOptions.abortSignal ? { abortSignal: searchOptions.abortSignal } : {}),
+        ...(this.options.embeddingRetry ? { retry: this.options.embeddingRetry } : {}),
+      });
+      if (vector) {
+        // vec0 has no path filter: over-fetch, then keep the chunks inside the target folders.
+        const hits = this.store.searchVectors(vector, filters.length > 0 ? 500 : Math.max(limit * 5, 50));
+        const paths = filters.length > 0 ? this.store.chunksByIds(hits.map((hit) => hit.id)) : undefined;
+        vectorIds = hits
+          .filter((hit) => !paths || filters.some((prefix) => { const path = paths.get(hit.id)?.path ?? ''; return path === prefix || path.startsWith(`${prefix}/`); }))
+          .map((hit) => hit.id);
+      }
+    }
+    const ranked = vectorIds ? reciprocalRankFusion([textHits.map((hit) => hit.id), vectorIds]) : textHits.map((hit) => ({ id: hit.id, score: -hit.score }));
+    const top = ranked.slice(0, limit);
+    const chunks = this.store.chunksByIds(top.map((item) => item.id));
+    const results: SearchResult[] = [];
+    for (const item of top) {
+      const chunk = chunks.get(item.id);
+      if (!chunk) continue;
+      const result: SearchResult = { path: chunk.path, startLine: chunk.startLine, endLine: chunk.endLine, score: item.score, kind: chunk.kind, snippet: snippetOf(chunk.text) };
+      if (chunk.symbol) result.symbol = chunk.symbol;
+      results.push(result);
+    }
+    return results;
+  }
+
+  async stats(): Promise<IndexStats> {
+    const counts = this.store.counts();
+    let bytesOnDisk = 0;
+    for (const suffix of ['', '-wal', '-shm']) {
+      try {
+        bytesOnDisk += statSync(this.dbPath + suffix).size;
+      } catch {
+        // no such file (no WAL yet)
+      }
+    }
+    const model = this.store.getMeta('embedding_model');
+    return { dbPath: this.dbPath, ...counts, bytesOnDisk, rootHash: this.store.getMeta('root_hash') ?? '', ...(model ? { embeddingModel: model } : {}) };
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}
+
+type PreparedFile =
+  | { type: 'write'; record: FileRecord; chunks: Array<Chunk & { contentHash: string }> }
+  | { type: 'touch'; record: FileRecord }
+  | { type: 'remove'; path: string };
+
+/** The first lines of a chunk, capped, for result lists. */
+function snippetOf(text: string, maxLines = 30, maxChars = 1500): string {
+  const lines = text.split('\n').slice(0, maxLines).map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line));
+  const joined = lines.join('\n');
+  return joined.length > maxChars ? `${joined.slice(0, maxChars)}…` : joined;
+}

@@ -1,0 +1,205 @@
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { pathTokens, tokenizeForIndex } from './tokenize.js';
+import type { Chunk, ChunkKind } from './types.js';
+
+export interface FileRecord {
+  path: string;
+  hash: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface StoredChunk {
+  id: number;
+  path: string;
+  startLine: number;
+  endLine: number;
+  symbol: string | null;
+  kind: ChunkKind;
+  contentHash: string;
+  text: string;
+}
+
+const schemaVersion = '1';
+
+/**
+ * The SQLite file behind one workspace index. `chunks` holds the text and line ranges,
+ * `chunks_fts` (contentless FTS5, rowid = chunk id) the identifier-aware tokens in three columns
+ * (text, path, symbol) for weighted BM25, `embedding_cache` vectors by chunk content hash and
+ * model, and `chunk_vectors` (sqlite-vec vec0) the vectors of the current chunks for KNN.
+ */
+export class IndexStore {
+  readonly db: Database.Database;
+  private vectorDimensions: number | undefined;
+
+  constructor(readonly path: string) {
+    this.db = new Database(path);
+    sqliteVec.load(this.db);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    // sqlite-vec scans vectors through the page cache; memory-mapping keeps KNN fast.
+    this.db.pragma('mmap_size = 268435456');
+    this.migrate();
+    const dimensions = this.getMeta('vector_dimensions');
+    this.vectorDimensions = dimensions ? Number(dimensions) : undefined;
+  }
+
+  private migrate(): void {
+    const version = this.db.prepare(`select name from sqlite_master where name = 'meta'`).get() ? this.getMeta('schema_version') : undefined;
+    if (version && version !== schemaVersion) {
+      // An index is a cache: a file from another schema is rebuilt, never migrated.
+      this.db.exec('drop table if exists files; drop table if exists chunks; drop table if exists chunks_fts; drop table if exists embedding_cache; drop table if exists chunk_vectors; drop table if exists meta;');
+    }
+    this.db.exec(`
+      create table if not exists meta (key text primary key, value text not null);
+      create table if not exists files (path text primary key, hash text not null, size integer not null, mtime_ms real not null);
+      create table if not exists chunks (
+        id integer primary key, path text not null, start_line integer not null, end_line integer not null,
+        symbol text, kind text not null, content_hash text not null, text text not null);
+      create index if not exists chunks_by_path on chunks(path);
+      create virtual table if not exists chunks_fts using fts5(
+        tokens, path_tokens, symbol_tokens, content='', contentless_delete=1,
+        tokenize = "porter unicode61 remove_diacritics 2 tokenchars '_'");
+      create table if not exists embedding_cache (content_hash text not null, model text not null, vector blob not null, primary key (content_hash, model));
+    `);
+    this.setMeta('schema_version', schemaVersion);
+  }
+
+  getMeta(key: string): string | undefined {
+    return (this.db.prepare('select value from meta where key = ?').get(key) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.prepare('insert into meta(key, value) values (?, ?) on conflict(key) do update set value = excluded.value').run(key, value);
+  }
+
+  files(): Map<string, FileRecord> {
+    const rows = this.db.prepare('select path, hash, size, mtime_ms as mtimeMs from files').all() as FileRecord[];
+    return new Map(rows.map((row) => [row.path, row]));
+  }
+
+  /** Replace a file's chunks and its row; call inside `transaction` so both land together. */
+  writeFile(file: FileRecord, chunks: Array<Chunk & { contentHash: string }>): void {
+    this.deleteChunks(file.path);
+    const insertChunk = this.db.prepare('insert into chunks(path, start_line, end_line, symbol, kind, content_hash, text) values (?, ?, ?, ?, ?, ?, ?)');
+    const insertFts = this.db.prepare('insert into chunks_fts(rowid, tokens, path_tokens, symbol_tokens) values (?, ?, ?, ?)');
+    const filePathTokens = pathTokens(file.path);
+    for (const chunk of chunks) {
+      const { lastInsertRowid } = insertChunk.run(chunk.path, chunk.startLine, chunk.endLine, chunk.symbol ?? null, chunk.kind, chunk.contentHash, chunk.text);
+      insertFts.run(lastInsertRowid, tokenizeForIndex(chunk.text), filePathTokens, chunk.symbol ? tokenizeForIndex(chunk.symbol) : '');
+    }
+    this.db.prepare('insert into files(path, hash, size, mtime_ms) values (?, ?, ?, ?) on conflict(path) do update set hash = excluded.hash, size = excluded.size, mtime_ms = excluded.mtime_ms')
+      .run(file.path, file.hash, file.size, file.mtimeMs);
+  }
+
+  /** Refresh size/mtime of a file whose content hash did not change. */
+  touchFile(file: FileRecord): void {
+    this.db.prepare('update files set size = ?, mtime_ms = ? where path = ?').run(file.size, file.mtimeMs, file.path);
+  }
+
+  removeFile(path: string): void {
+    this.deleteChunks(path);
+    this.db.prepare('delete from files where path = ?').run(path);
+  }
+
+  private deleteChunks(path: string): void {
+    const ids = this.db.prepare('select id from chunks where path = ?').pluck().all(path) as number[];
+    if (ids.length === 0) return;
+    const deleteFts = this.db.prepare('delete from chunks_fts where rowid = ?');
+    const deleteVector = this.vectorDimensions ? this.db.prepare('delete from chunk_vectors where rowid = ?') : undefined;
+    for (const id of ids) {
+      deleteFts.run(id);
+      deleteVector?.run(BigInt(id));
+    }
+    this.db.prepare('delete from chunks where path = ?').run(path);
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  /** Make sure the vector table matches the model; a different model or size starts it over. */
+  useEmbeddingModel(modelKey: string, dimensions: number): void {
+    if (this.getMeta('embedding_model') === modelKey && this.vectorDimensions === dimensions) return;
+    this.transaction(() => {
+      this.db.exec('drop table if exists chunk_vectors');
+      this.db.exec(`create virtual table chunk_vectors using vec0(embedding float[${Math.trunc(dimensions)}] distance_metric=cosine)`);
+      this.setMeta('embedding_model', modelKey);
+      this.setMeta('vector_dimensions', String(dimensions));
+    });
+    this.vectorDimensions = dimensions;
+  }
+
+  get hasVectors(): boolean {
+    return this.vectorDimensions !== undefined;
+  }
+
+  /** Chunks that have no vector yet, as (id, content hash, text). */
+  chunksWithoutVectors(): Array<{ id: number; contentHash: string; path: string; symbol: string | null; text: string }> {
+    if (!this.vectorDimensions) return this.db.prepare('select id, content_hash as contentHash, path, symbol, text from chunks order by id').all() as never;
+    return this.db.prepare('select c.id, c.content_hash as contentHash, c.path, c.symbol, c.text from chunks c where not exists (select 1 from chunk_vectors v where v.rowid = c.id) order by c.id').all() as never;
+  }
+
+  cachedVector(contentHash: string, model: string): Float32Array | undefined {
+    const row = this.db.prepare('select vector from embedding_cache where content_hash = ? and model = ?').get(contentHash, model) as { vector: Buffer } | undefined;
+    return row ? new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength)) : undefined;
+  }
+
+  cacheVector(contentHash: string, model: string, vector: Float32Array): void {
+    this.db.prepare('insert or replace into embedding_cache(content_hash, model, vector) values (?, ?, ?)').run(contentHash, model, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+  }
+
+  setChunkVector(chunkId: number, vector: Float32Array): void {
+    // The chunk may have been replaced by a concurrent update since it was selected.
+    if (!this.db.prepare('select 1 from chunks where id = ?').get(chunkId)) return;
+    this.db.prepare('insert or replace into chunk_vectors(rowid, embedding) values (?, ?)').run(BigInt(chunkId), vector);
+  }
+
+  chunksByIds(ids: number[]): Map<number, StoredChunk> {
+    if (ids.length === 0) return new Map();
+    const rows = this.db.prepare(`select id, path, start_line as startLine, end_line as endLine, symbol, kind, content_hash as contentHash, text from chunks where id in (${ids.map(() => '?').join(',')})`).all(...ids) as StoredChunk[];
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /** BM25 over the three token columns, symbol and path weighted above body text. */
+  searchText(match: string, limit: number, pathPrefixes: string[]): Array<{ id: number; score: number }> {
+    const { clause, values } = pathClause(pathPrefixes);
+    return this.db.prepare(`select f.rowid as id, bm25(chunks_fts, 1.0, 2.0, 3.0) as score from chunks_fts f
+      ${clause ? 'join chunks c on c.id = f.rowid' : ''} where chunks_fts match ? ${clause ? `and ${clause}` : ''} order by score limit ?`)
+      .all(match, ...values, limit) as Array<{ id: number; score: number }>;
+  }
+
+  searchVectors(vector: Float32Array, k: number): Array<{ id: number; distance: number }> {
+    if (!this.vectorDimensions) return [];
+    return (this.db.prepare('select rowid as id, distance from chunk_vectors where embedding match ? and k = ? order by distance').all(vector, k) as Array<{ id: number | bigint; distance: number }>)
+      .map((row) => ({ id: Number(row.id), distance: row.distance }));
+  }
+
+  counts(): { files: number; chunks: number; vectors: number; cachedEmbeddings: number } {
+    const count = (sql: string) => Number(this.db.prepare(sql).pluck().get());
+    return {
+      files: count('select count(*) from files'),
+      chunks: count('select count(*) from chunks'),
+      vectors: this.vectorDimensions ? count('select count(*) from chunk_vectors') : 0,
+      cachedEmbeddings: count('select count(*) from embedding_cache'),
+    };
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** `path = dir or path like 'dir/%'` for each prefix, with LIKE wildcards escaped. */
+export function pathClause(prefixes: string[]): { clause: string; values: string[] } {
+  if (prefixes.length === 0) return { clause: '', values: [] };
+  const parts: string[] = [];
+  const values: string[] = [];
+  for (const prefix of prefixes) {
+    parts.push(`(c.path = ? or c.path like ? escape '\\')`);
+    values.push(prefix, `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}/%`);
+  }
+  return { clause: `(${parts.join(' or ')})`, values };
+}

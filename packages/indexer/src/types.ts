@@ -1,0 +1,101 @@
+import type { EmbeddingModelV1 } from '@cairn/core';
+
+/** The kind of syntactic unit a chunk was cut at; `lines` for line-window chunks. */
+export type ChunkKind =
+  | 'function' | 'method' | 'class' | 'interface' | 'enum' | 'type' | 'module' | 'impl' | 'constructor' | 'variable' | 'block' | 'lines';
+
+export interface Chunk {
+  /** Posix path relative to the workspace root. */
+  path: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  /** 1-based, inclusive. */
+  endLine: number;
+  symbol?: string;
+  kind: ChunkKind;
+  text: string;
+}
+
+export interface IndexProgress {
+  phase: 'scan' | 'chunk' | 'embed' | 'done';
+  /** Files processed so far in this phase (scan: files seen). */
+  files: number;
+  totalFiles: number;
+  chunks: number;
+  embedded: number;
+}
+
+export interface SearchResult {
+  /** Posix path relative to the workspace root. */
+  path: string;
+  startLine: number;
+  endLine: number;
+  /** Higher is better: the fused reciprocal-rank score, or the negated BM25 score when only BM25 ran. */
+  score: number;
+  symbol?: string;
+  kind?: ChunkKind;
+  snippet: string;
+}
+
+export interface SearchOptions {
+  limit?: number;
+  /** Workspace-relative folders (or files) to search in; empty = everywhere. */
+  targetDirectories?: string[];
+  abortSignal?: AbortSignal;
+}
+
+export interface SyncOptions {
+  abortSignal?: AbortSignal;
+}
+
+export interface SyncResult {
+  /** Files whose chunks were (re)written. */
+  indexedFiles: number;
+  removedFiles: number;
+  unchangedFiles: number;
+  skippedFiles: number;
+  chunks: number;
+  embedded: number;
+  /** Set when the embedding model failed: BM25 results still work, the next sync retries. */
+  embeddingError?: string;
+  rootHash: string;
+}
+
+export interface IndexStats {
+  dbPath: string;
+  files: number;
+  chunks: number;
+  vectors: number;
+  cachedEmbeddings: number;
+  bytesOnDisk: number;
+  rootHash: string;
+  embeddingModel?: string;
+}
+
+export interface CreateIndexOptions {
+  cwd: string;
+  /** Where `index/` lives; default `$CAIRN_HOME` or `~/.cairn`. */
+  home?: string;
+  embeddingModel?: EmbeddingModelV1;
+  onProgress?: (progress: IndexProgress) => void;
+  /** Files larger than this are skipped (default 1 MiB). */
+  maxFileBytes?: number;
+  /** Stop scanning after this many files (default 100 000). */
+  maxFiles?: number;
+  /** Files chunked per transaction (default 64). */
+  batchSize?: number;
+  /** Backoff for retryable embedding errors. */
+  embeddingRetry?: { maxRetries?: number; initialDelayMs?: number };
+}
+
+export interface CodebaseIndex {
+  readonly cwd: string;
+  readonly dbPath: string;
+  sync(options?: SyncOptions): Promise<SyncResult>;
+  search(query: string, options?: SearchOptions): Promise<SearchResult[]>;
+  /** Re-index these files now (workspace-relative or absolute); missing files are removed. */
+  updateFiles(paths: string[]): Promise<{ indexedFiles: number; removedFiles: number }>;
+  removeFiles(paths: string[]): Promise<number>;
+  stats(): Promise<IndexStats>;
+  close(): void;
+}
