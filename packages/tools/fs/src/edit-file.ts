@@ -1,0 +1,55 @@
+import { defineTool, ToolError } from '@cairn/core';
+import { z } from 'zod';
+import { isExistingCodeMarker, mergeSketch } from './shared/sketch-merge.js';
+import { applyTextEdit } from './shared/text-edit.js';
+import { detectLineEnding, fromLf, toLf } from './shared/text-codec.js';
+
+export const editFileInputSchema = z.object({
+  path: z.string().describe('Path of the file to edit or create, relative to the workspace root.'),
+  instructions: z.string().describe('One sentence saying what the edit does, in the first person ("I add a retry to fetchUser").'),
+  code_edit: z
+    .string()
+    .describe(
+      'The new code of the edited regions only, with unchanged code in between replaced by a comment "... existing code ..." in the ' +
+        "file's comment syntax (// ... existing code ..., # ... existing code ..., <!-- ... existing code ... -->).",
+    ),
+});
+
+export type EditFileInput = z.infer<typeof editFileInputSchema>;
+
+export const editFileTool = defineTool<EditFileInput>({
+  id: 'edit',
+  name: 'edit_file',
+  description:
+    'Edit a file by sending a sketch of the changed regions: write each region as it should become, and stand for unchanged code with a ' +
+    'comment like "// ... existing code ..." (any comment syntax). Every region must start with an unchanged line of the file that is unique ' +
+    'after the previous region, and should end with an unchanged line (such as the closing brace) so it can be placed. Start and end the sketch ' +
+    'with a marker unless the edit really begins at the first line or reaches the last line. The merge is deterministic: when a region ' +
+    'cannot be placed unambiguously the call fails and asks for search_replace. A sketch without markers on a new path creates the file.',
+  inputSchema: editFileInputSchema,
+  readOnly: false,
+  category: 'fs',
+  paths: (input) => [input.path],
+  async execute(input, context) {
+    return applyTextEdit(context, input.path, 'edit', ({ text, displayPath }) => {
+      const sketch = toLf(input.code_edit);
+      if (text === null || text === '') {
+        if (sketch.split('\n').some(isExistingCodeMarker)) {
+          throw new ToolError(
+            `${displayPath} ${text === null ? 'does not exist' : 'is empty'}, so "... existing code ..." markers have nothing to stand for. Send the complete contents without markers.`,
+          );
+        }
+        return { text: input.code_edit, message: `${text === null ? 'Created' : 'Wrote'} ${displayPath} from the sketch.` };
+      }
+      const lineEnding = detectLineEnding(text);
+      const merged = mergeSketch(toLf(text), sketch);
+      const regions = merged.spans
+        .map((span) => `line ${span.firstLine}: ${span.removedLines} line(s) replaced by ${span.addedLines}`)
+        .join('; ');
+      return {
+        text: fromLf(merged.text, lineEnding),
+        message: `Edited ${displayPath}: ${merged.spans.length} region(s) (${regions}). Read the file to check the result if unsure.`,
+      };
+    });
+  },
+});

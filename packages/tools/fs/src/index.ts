@@ -1,0 +1,11 @@
+export { type DeleteFileInput, deleteFileInputSchema, deleteFileTool } from './delete-file.js';
+export { type EditFileInput, editFileInputSchema, editFileTool } from './edit-file.js';
+export { type GlobFileSearchInput, globDefaults, globFileSearchInputSchema, globFileSearchTool, normalizeGlobPattern } from './glob-file-search.js';
+export { type ListDirInput, listDirDefaults, listDirInputSchema, listDirTool } from './list-dir.js';
+export { fsTools, fsToolsPlugin } from './plugin.js';
+export { type ReadFileInput, readFileDefaults, readFileInputSchema, readFileTool } from './read-file.js';
+export { type SearchReplaceInput, searchReplaceInputSchema, searchReplaceTool } from './search-replace.js';
+export { atomicWriteFile, type AtomicWriteOptions } from './shared/atomic-write.js';
+export { type ReadSnapshot, type ReadSnapshots, readSnapshotsStateKey } from './shared/read-snapshots.js';
+export { isExistingCodeMarker, mergeSketch, type SketchMerge } from './shared/sketch-merge.js';
+export { type WriteInput, writeInputSchema, writeTool } from './write-file.js';

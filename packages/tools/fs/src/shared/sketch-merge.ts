@@ -1,0 +1,212 @@
+import { ToolError } from '@cairn/core';
+
+/**
+ * A line that stands for unchanged code: a comment in any common syntax (`//`, `#`, `--`, `;`,
+ * `/* *\/`, `<!-- -->`, `{/* *\/}`) whose text starts with `...` and says "existing code" (also
+ * "unchanged code", "rest of the code/file").
+ */
+const markerPattern = /^(?:\/\/+|#+|--+|;+|\/\*+|<!--|\{\s*\/\*+|\(\*)\s*(?:\.{3}|…)\s*(?:existing code|unchanged code|rest of (?:the )?(?:code|file))\b.*$/i;
+
+export function isExistingCodeMarker(line: string): boolean {
+  return markerPattern.test(line.trim());
+}
+
+interface Segment {
+  lines: string[];
+  /** No marker before it: it starts at the top of the file. */
+  attachStart: boolean;
+  /** No marker after it: it runs to the end of the file. */
+  attachEnd: boolean;
+}
+
+const useSearchReplace = 'Use search_replace with the exact text to change instead, or include more unchanged lines around the edit.';
+
+function fail(message: string): never {
+  throw new ToolError(`edit_file could not place the sketch: ${message} ${useSearchReplace}`);
+}
+
+const trimmed = (line: string) => line.trim();
+const indentOf = (line: string) => line.length - line.trimStart().length;
+const isBlank = (line: string) => line.trim() === '';
+const quote = (line: string) => JSON.stringify(line.trim().slice(0, 80));
+
+/** Split a sketch at its markers; blank lines right next to a marker are layout, not content. */
+export function parseSketch(sketch: string): { segments: Segment[]; markerCount: number } {
+  const lines = sketch.split('\n');
+  const groups: string[][] = [[]];
+  let markerCount = 0;
+  for (const line of lines) {
+    if (isExistingCodeMarker(line)) {
+      markerCount++;
+      groups.push([]);
+    } else {
+      groups[groups.length - 1]!.push(line);
+    }
+  }
+  const segments: Segment[] = [];
+  groups.forEach((group, index) => {
+    let start = 0;
+    let end = group.length;
+    const hasMarkerBefore = index > 0;
+    const hasMarkerAfter = index < groups.length - 1;
+    if (hasMarkerBefore) while (start < end && isBlank(group[start]!)) start++;
+    if (hasMarkerAfter) while (end > start && isBlank(group[end - 1]!)) end--;
+    // A sketch ending in a newline leaves one empty line at the very end: not content.
+    if (!hasMarkerAfter && end > start && group[end - 1] === '') end--;
+    const content = group.slice(start, end);
+    if (content.some((line) => !isBlank(line))) segments.push({ lines: content, attachStart: !hasMarkerBefore, attachEnd: !hasMarkerAfter });
+  });
+  return { segments, markerCount };
+}
+
+function lineNumbers(indices: number[]): string {
+  return indices.slice(0, 8).map((index) => index + 1).join(', ');
+}
+
+/** Where a segment's first line sits in the original: unique, or the one with the longest matching context. */
+function findStartAnchor(original: string[], segment: string[], from: number): number {
+  const first = trimmed(segment[0]!);
+  const candidates: Array<{ index: number; score: number }> = [];
+  for (let index = from; index < original.length; index++) {
+    if (trimmed(original[index]!) !== first) continue;
+    let score = 1;
+    while (score < segment.length && index + score < original.length && trimmed(segment[score]!) === trimmed(original[index + score]!)) score++;
+    candidates.push({ index, score });
+  }
+  if (candidates.length === 0) {
+    fail(`the line ${quote(first)} that follows a "... existing code ..." marker was not found in the file (after line ${from}). Each edited region must start with an unchanged line.`);
+  }
+  const best = Math.max(...candidates.map((candidate) => candidate.score));
+  const top = candidates.filter((candidate) => candidate.score === best);
+  if (top.length > 1) {
+    fail(`the line ${quote(first)} matches ${top.length} places (lines ${lineNumbers(top.map((candidate) => candidate.index))}), so the edit is ambiguous.`);
+  }
+  return top[0]!.index;
+}
+
+/** End of the indented block opened at `start` (exclusive), without its trailing blank lines. */
+function blockEnd(original: string[], start: number, limit: number): number {
+  const baseIndent = indentOf(original[start]!);
+  let end = start + 1;
+  for (let index = start + 1; index < limit; index++) {
+    const line = original[index]!;
+    if (isBlank(line)) continue;
+    if (indentOf(line) <= baseIndent) break;
+    end = index + 1;
+  }
+  return end;
+}
+
+/**
+ * Where a segment that starts at `start` ends (exclusive). Its last line is looked up after the
+ * start, before `limit`: an occurrence at the same relative indentation wins (the closing brace of
+ * the block the segment opened), then the longest matching context, then the nearest. A last line
+ * that is new replaces the indented block opened by the first line.
+ */
+function findEnd(original: string[], segment: string[], start: number, limit: number, startMatches: boolean): number {
+  if (startMatches && segment.length === 1) return start + 1;
+  const last = segment[segment.length - 1]!;
+  const wantedIndent = indentOf(last) - indentOf(segment[0]!);
+  const candidates: Array<{ index: number; score: number; indentMatches: boolean }> = [];
+  for (let index = startMatches ? start + 1 : start; index < limit; index++) {
+    if (trimmed(original[index]!) !== trimmed(last)) continue;
+    let score = 1;
+    while (
+      score < segment.length - 1 &&
+      index - score >= start &&
+      trimmed(segment[segment.length - 1 - score]!) === trimmed(original[index - score]!)
+    ) {
+      score++;
+    }
+    candidates.push({ index, score, indentMatches: indentOf(original[index]!) - indentOf(original[start] ?? '') === wantedIndent });
+  }
+  // A new last line: the segment replaces the block its first line opens, or is a pure insertion.
+  if (candidates.length === 0) return startMatches ? Math.min(blockEnd(original, start, limit), limit) : start;
+  const pool = candidates.some((candidate) => candidate.indentMatches) ? candidates.filter((candidate) => candidate.indentMatches) : candidates;
+  const best = Math.max(...pool.map((candidate) => candidate.score));
+  return pool.find((candidate) => candidate.score === best)!.index + 1;
+}
+
+function firstNonBlank(lines: string[]): number {
+  const index = lines.findIndex((line) => !isBlank(line));
+  return index === -1 ? 0 : index;
+}
+
+function lastNonBlank(lines: string[]): number {
+  for (let index = lines.length - 1; index >= 0; index--) if (!isBlank(lines[index]!)) return index;
+  return lines.length - 1;
+}
+
+export interface SketchMerge {
+  /** The merged text (LF line endings). */
+  text: string;
+  /** Replaced spans in the original, 1-based first line and line counts, for the confirmation. */
+  spans: Array<{ firstLine: number; removedLines: number; addedLines: number }>;
+}
+
+/**
+ * Merge a sketch into the original text (both LF). Deterministic: the sketch is split at its
+ * markers into literal segments; each segment is anchored by its first line (searched in order,
+ * must be unique) and its last line (see findEnd); the anchored span of the original is replaced
+ * by the segment and everything a marker stands for is kept. A segment without a marker before it
+ * starts at the top of the file, one without a marker after it runs to the end.
+ */
+export function mergeSketch(originalText: string, sketch: string): SketchMerge {
+  const { segments } = parseSketch(sketch);
+  if (segments.length === 0) fail('the sketch has no code besides "... existing code ..." markers.');
+  const endsWithNewline = originalText.endsWith('\n');
+  const original = (endsWithNewline ? originalText.slice(0, -1) : originalText).split('\n');
+
+  const starts: number[] = [];
+  let from = 0;
+  for (const segment of segments) {
+    let start: number;
+    if (segment.attachStart) {
+      start = 0;
+      const head = firstNonBlank(original);
+      const firstLine = trimmed(segment.lines[firstNonBlank(segment.lines)]!);
+      const elsewhere = original.findIndex((line, index) => index !== head && trimmed(line) === firstLine);
+      if (trimmed(original[head] ?? '') !== firstLine && elsewhere !== -1) {
+        fail(
+          `the sketch does not start with a "... existing code ..." marker, so it would replace the top of the file, yet its first line ${quote(firstLine)} is line ${elsewhere + 1}. ` +
+            'Start the sketch with a marker to keep the lines above.',
+        );
+      }
+    } else {
+      start = findStartAnchor(original, segment.lines, from);
+    }
+    starts.push(start);
+    from = start + 1;
+  }
+
+  const spans: SketchMerge['spans'] = [];
+  const output: string[] = [];
+  let kept = 0;
+  segments.forEach((segment, index) => {
+    const start = starts[index]!;
+    const limit = starts[index + 1] ?? original.length;
+    let end: number;
+    if (segment.attachEnd) {
+      end = original.length;
+      const lastLine = trimmed(segment.lines[lastNonBlank(segment.lines)]!);
+      const tail = lastNonBlank(original);
+      const elsewhere = original.findIndex((line, position) => position >= start && position !== tail && trimmed(line) === lastLine);
+      if (trimmed(original[tail] ?? '') !== lastLine && elsewhere !== -1) {
+        fail(
+          `the sketch does not end with a "... existing code ..." marker, so it would replace everything to the end of the file, yet its last line ${quote(lastLine)} is line ${elsewhere + 1}. ` +
+            'End the sketch with a marker to keep the lines below.',
+        );
+      }
+    } else {
+      // A segment pinned to the top may start with new lines; others start on their anchor.
+      const startMatches = !segment.attachStart || trimmed(original[start] ?? '') === trimmed(segment.lines[0]!);
+      end = findEnd(original, segment.lines, start, limit, startMatches);
+    }
+    output.push(...original.slice(kept, start), ...segment.lines);
+    spans.push({ firstLine: start + 1, removedLines: end - start, addedLines: segment.lines.length });
+    kept = end;
+  });
+  output.push(...original.slice(kept));
+  const text = output.join('\n') + (endsWithNewline ? '\n' : '');
+  return { text, spans };
+}
