@@ -1,4 +1,6 @@
-import type { LanguageModelV1StreamPart } from '@cairn/core';
+import type { AssistantModelMessage, LanguageModelV1CallOptions, LanguageModelV1StreamPart } from '@cairn/core';
+import { type FixtureResponse, type FixtureServer, fixtureResponse, startFixtureServer } from '@cairn/core/testing';
+import { createAnthropic } from '../src/index.js';
 
 export async function collect(stream: AsyncIterable<LanguageModelV1StreamPart>): Promise<LanguageModelV1StreamPart[]> {
   const parts: LanguageModelV1StreamPart[] = [];
@@ -34,4 +36,45 @@ export function summarize(parts: LanguageModelV1StreamPart[]): unknown[] {
 /** Text longer than this is cut in snapshots (signatures, long answers). */
 export function shorten(value: unknown, max = 60): unknown {
   return JSON.parse(JSON.stringify(value, (_key, inner) => (typeof inner === 'string' && inner.length > max ? `${inner.slice(0, max)}…(${inner.length})` : inner)));
+}
+
+
+export const userPrompt: LanguageModelV1CallOptions['prompt'] = [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }];
+
+/** Serves one recorded response (or a handful) and runs one doStream through the real SDK. */
+export async function replay(
+  responses: FixtureResponse[] | string,
+  options: Partial<LanguageModelV1CallOptions> = {},
+  modelId = 'claude-haiku-4-5',
+): Promise<{ parts: LanguageModelV1StreamPart[]; server: FixtureServer; request: unknown }> {
+  const server = await startFixtureServer(typeof responses === 'string' ? [fixtureResponse(responses)] : responses);
+  try {
+    const model = createAnthropic({ apiKey: 'test-key', baseURL: server.url }).languageModel(modelId);
+    const result = await model.doStream({ prompt: userPrompt, ...options });
+    return { parts: await collect(result.stream), server, request: result.request?.body };
+  } finally {
+    await server.close();
+  }
+}
+
+/** What the runtime does with a finished stream: the assistant message it stores and sends back next time. */
+export function assistantMessageFromParts(parts: LanguageModelV1StreamPart[]): AssistantModelMessage {
+  const content: AssistantModelMessage['content'] = [];
+  const open = new Map<string, { type: 'text' | 'reasoning'; text: string }>();
+  for (const part of parts) {
+    if (part.type === 'text-start' || part.type === 'reasoning-start') open.set(part.id, { type: part.type === 'text-start' ? 'text' : 'reasoning', text: '' });
+    else if (part.type === 'text-delta' || part.type === 'reasoning-delta') open.get(part.id)!.text += part.delta;
+    else if (part.type === 'text-end') content.push({ type: 'text', text: open.get(part.id)!.text, ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) });
+    else if (part.type === 'reasoning-end') {
+      content.push({
+        type: 'reasoning',
+        text: open.get(part.id)!.text,
+        ...(part.signature ? { signature: part.signature } : {}),
+        ...(part.redactedData !== undefined ? { redactedData: part.redactedData } : {}),
+      });
+    } else if (part.type === 'tool-call') {
+      content.push({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: JSON.parse(part.input), ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) });
+    }
+  }
+  return { role: 'assistant', content };
 }
