@@ -1,0 +1,2 @@
+export { createJsonlStore, type JsonlStore, type JsonlStoreOptions } from './jsonl-store.js';
+export { fileNames as jsonlFileNames, type JsonlWarning } from './jsonl-state.js';
