@@ -1,0 +1,69 @@
+// Run-event log throughput of @cairn/store-jsonl, against the built package (run `pnpm build` first).
+// Usage: node bench/run-events.bench.mjs [--events 10000]; prints one JSON object.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createJsonlStore } from '../dist/index.js';
+
+const eventsArgument = process.argv.indexOf('--events');
+const totalEvents = eventsArgument === -1 ? 10_000 : Number(process.argv[eventsArgument + 1]);
+const singleAppends = Math.min(totalEvents, 2_000);
+const batchSize = 100;
+
+// A typical streamed text delta (~120 bytes of JSON).
+const event = (index) => ({ kind: 'update', update: { type: 'text-delta', text: `token ${index} of a streamed assistant answer, a few words long` } });
+const perSecond = (count, startedAt) => Math.round(count / ((performance.now() - startedAt) / 1000));
+const fileSize = (path) => {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+};
+
+const root = mkdtempSync(join(tmpdir(), 'cairn-bench-jsonl-'));
+try {
+  const dir = join(root, 'store');
+  const store = createJsonlStore({ dir });
+
+  let startedAt = performance.now();
+  for (let index = 0; index < singleAppends; index++) await store.runEvents.append('run-single', [event(index)]);
+  const singleAppendsPerSecond = perSecond(singleAppends, startedAt);
+
+  startedAt = performance.now();
+  for (let index = 0; index < totalEvents; index += batchSize) {
+    await store.runEvents.append('run-batched', Array.from({ length: batchSize }, (_, item) => event(index + item)));
+  }
+  const batchedEventsPerSecond = perSecond(totalEvents, startedAt);
+
+  startedAt = performance.now();
+  const { events } = await store.runEvents.list('run-batched');
+  const readAllMs = Math.round(performance.now() - startedAt);
+  if (events.length !== totalEvents) throw new Error(`read ${events.length} events, expected ${totalEvents}`);
+
+  startedAt = performance.now();
+  let afterOffset = 0;
+  for (;;) {
+    const page = await store.runEvents.list('run-batched', { afterOffset, limit: 500 });
+    if (page.events.length === 0) break;
+    afterOffset = page.nextOffset;
+  }
+  const readPagedMs = Math.round(performance.now() - startedAt);
+
+  await store.close();
+  const bytes = fileSize(join(dir, 'run_events.ndjson'));
+  console.log(
+    JSON.stringify({
+      store: 'jsonl',
+      events: totalEvents,
+      singleAppendsPerSecond,
+      batchedEventsPerSecond,
+      batchSize,
+      [`read${totalEvents}EventsMs`]: readAllMs,
+      [`read${totalEvents}EventsPagedBy500Ms`]: readPagedMs,
+      bytesPer1000Events: Math.round((bytes / (totalEvents + singleAppends)) * 1000),
+    }),
+  );
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
