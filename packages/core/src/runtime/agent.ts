@@ -1,0 +1,369 @@
+import { buildSystemPrompt } from '../context/system-prompt.js';
+import type { ResolvedModel } from '../registry/registry.js';
+import { AgentBusyError, ConfigurationError } from '../spec/errors/index.js';
+import type { AgentUsage, RunEvent, SDKMessage } from '../spec/events/v1/index.js';
+import type { ModeDefinition } from '../spec/mode/v1/index.js';
+import type { ModelSelection } from '../spec/provider/v1/index.js';
+import type { AgentRecord, AgentStore, RunRecord } from '../spec/store/v1/index.js';
+import type { FileChange, SandboxRequirement } from '../spec/tool/v1/index.js';
+import { hashBlob } from '../store/blob-hash.js';
+import type { AgentOptions, SendOptions } from './agent-options.js';
+import { type AgentRuntime, leaseTtlMs, newId } from './agent-runtime.js';
+import { ConversationCheckpointer, loadConversation } from './conversation-checkpoint.js';
+import { repairConversation } from './conversation-repair.js';
+import { agentUsage } from './cost.js';
+import { fallbackAgentMode } from './default-modes.js';
+import { resolveModelSelection, normalizeModelSelection } from './model-selection.js';
+import { Run, type RunResult } from './run.js';
+import { RunEventLog } from './run-event-log.js';
+import { executeRun, type RunOutcome } from './run-executor.js';
+import { rewindAgent, type RewindReport } from './rewind.js';
+import { emptyUsage } from './token-usage.js';
+import { customToolsToDefinitions } from './tool-set.js';
+import { buildUserMessage, type UserMessage } from './user-message.js';
+import { createPermissionChecker } from './permission-checker.js';
+import { recoverInterruptedRuns } from './recovery.js';
+
+/** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
+export class CairnAgent {
+  private selection: ModelSelection;
+  private resolved: ResolvedModel;
+  private queue: Promise<unknown> = Promise.resolve();
+  private pending = 0;
+  private active: { run: Run; controller: AbortController } | undefined;
+  private closed = false;
+  private currentMode: string;
+
+  private constructor(
+    private readonly runtime: AgentRuntime,
+    private record: AgentRecord,
+    private readonly options: AgentOptions,
+    private readonly store: AgentStore,
+  ) {
+    this.selection = record.model;
+    this.currentMode = record.mode;
+    this.resolved = resolveModelSelection(runtime.registry, this.selection, options);
+  }
+
+  /** @internal Use Agent.create. */
+  static async create(runtime: AgentRuntime, options: AgentOptions): Promise<CairnAgent> {
+    const cwd = options.local?.cwd;
+    if (!cwd) throw new ConfigurationError('Agent.create needs local.cwd: the workspace folder the agent works in.');
+    const { canonicalWorkspaceRoot } = await import('../node/workspace-path.js');
+    const root = await canonicalWorkspaceRoot(cwd).catch(() => {
+      throw new ConfigurationError(`The workspace folder ${cwd} does not exist. Create it or pass another local.cwd.`);
+    });
+    const store = options.local?.store ?? runtime.store();
+    const model = normalizeModelSelection(options.model ?? options.env?.CAIRN_MODEL ?? process.env.CAIRN_MODEL);
+    const mode = options.mode ?? 'agent';
+    assertMode(runtime, mode);
+    const now = Date.now();
+    const record: AgentRecord = {
+      agentId: newId('agent'),
+      cwd: root,
+      model,
+      mode,
+      ...(options.name ? { name: options.name } : {}),
+      createdAt: now,
+      updatedAt: now,
+      archived: false,
+      checkpointRoot: null,
+      lease: null,
+    };
+    const agent = new CairnAgent(runtime, record, { ...options, local: { ...options.local, cwd: root } }, store);
+    await store.agents.put(record);
+    return agent;
+  }
+
+  /** @internal Use Agent.resume. */
+  static async load(runtime: AgentRuntime, agentId: string, options: Partial<AgentOptions>): Promise<CairnAgent> {
+    const store = options.local?.store ?? runtime.store();
+    const record = await store.agents.get(agentId);
+    if (!record) throw new ConfigurationError(`No agent ${agentId} in the store. List agents with Agent.list() (or \`cairn agents\`).`);
+    const model = options.model ? normalizeModelSelection(options.model) : record.model;
+    const merged: AgentOptions = { ...options, model, local: { ...options.local, cwd: options.local?.cwd ?? record.cwd } };
+    const agent = new CairnAgent(runtime, { ...record, model }, merged, store);
+    await recoverInterruptedRuns(store, record, runtime.owner);
+    agent.record = (await store.agents.get(agentId)) ?? record;
+    return agent;
+  }
+
+  get agentId(): string {
+    return this.record.agentId;
+  }
+
+  /** The model of the next send, as `provider/model`. */
+  get model(): string {
+    return this.resolved.id;
+  }
+
+  get cwd(): string {
+    return this.record.cwd;
+  }
+
+  get mode(): string {
+    return this.currentMode;
+  }
+
+  async send(message: string | UserMessage, options: SendOptions = {}): Promise<Run> {
+    if (this.closed) throw new ConfigurationError('This agent was closed. Resume it with Agent.resume(agentId) to send again.');
+    if (options.model) {
+      const selection = normalizeModelSelection(options.model);
+      this.resolved = resolveModelSelection(this.runtime.registry, selection, this.options);
+      this.selection = selection;
+    }
+    const runMode = options.mode ?? this.currentMode;
+    assertMode(this.runtime, runMode);
+    const userMessage: UserMessage = typeof message === 'string' ? { text: message } : message;
+    if (!userMessage.text?.trim() && !userMessage.images?.length) throw new ConfigurationError('send() needs a non-empty message.');
+    const runId = newId('run');
+    if (options.local?.force && this.active) this.active.controller.abort();
+    if (this.pending === 0) await this.acquireLease(runId, options.local?.force === true);
+    this.pending++;
+    const now = Date.now();
+    const record: RunRecord = {
+      runId,
+      agentId: this.agentId,
+      requestId: newId('req'),
+      status: 'running',
+      mode: runMode,
+      model: this.resolved.id,
+      prompt: userMessage.text,
+      createdAt: now,
+      updatedAt: now,
+      checkpointBefore: this.record.checkpointRoot,
+      owner: this.runtime.owner,
+    };
+    await this.store.runs.create(record);
+    const log = new RunEventLog(this.store.runEvents, runId);
+    const controller = new AbortController();
+    if (options.signal) {
+      if (options.signal.aborted) controller.abort();
+      else options.signal.addEventListener('abort', () => controller.abort(), { once: true });
+    }
+    let resolveDone!: (result: RunResult) => void;
+    const done = new Promise<RunResult>((resolve) => (resolveDone = resolve));
+    const run = new Run(this.store, record, { log, cancel: () => controller.abort(), done });
+    const previous = this.queue;
+    this.queue = previous
+      .then(() => this.execute(run, record, log, controller, userMessage, runMode, options))
+      .then(resolveDone, (error: unknown) => resolveDone(this.failedResult(run, error)))
+      .finally(() => {
+        this.pending--;
+        if (this.pending === 0) void this.store.agents.releaseLease(this.agentId, runId).catch(() => undefined);
+      });
+    return run;
+  }
+
+  private async execute(run: Run, initial: RunRecord, log: RunEventLog, controller: AbortController, userMessage: UserMessage, runMode: string, options: SendOptions): Promise<RunResult> {
+    const started = Date.now();
+    let record: RunRecord = { ...initial, checkpointBefore: (await this.store.agents.get(this.agentId))?.checkpointRoot ?? this.record.checkpointRoot };
+    const append = (events: RunEvent[]) => log.append(events);
+    const message = (body: Record<string, unknown>): RunEvent => ({ kind: 'message', message: { ...body, agent_id: this.agentId, run_id: run.id } as SDKMessage });
+    this.active = { run, controller };
+    const heartbeat = setInterval(() => void this.heartbeat(run.id, controller), leaseTtlMs / 3);
+    try {
+      await this.store.agents.renewLease(this.agentId, this.leaseRunId ?? run.id, Date.now() + leaseTtlMs);
+      const latest = await this.store.agents.get(this.agentId);
+      if (latest) this.record = latest;
+      const snapshot = await loadConversation(this.store.checkpoints, this.record.checkpointRoot);
+      const history = repairConversation(snapshot.messages).messages;
+      const mode = this.modeDefinition(runMode);
+      const tools = [...this.runtime.registry.tools(), ...customToolsToDefinitions(options.local?.customTools ?? this.options.local?.customTools)];
+      const checkpointer = new ConversationCheckpointer(this.store.checkpoints, { root: this.record.checkpointRoot, messages: history });
+      const user = await buildUserMessage({
+        message: userMessage,
+        cwd: this.record.cwd,
+        firstInConversation: history.length === 0,
+        mode,
+        modeChanged: history.length === 0 ? mode.id !== 'agent' || mode.promptBlocks.length > 0 : snapshot.mode !== mode.id,
+      });
+      await append([
+        message({ type: 'system', subtype: 'init', model: this.resolved.id, tools: tools.map((tool) => tool.name), mode: mode.id, cwd: this.record.cwd }),
+        message({ type: 'status', status: 'running', mode: mode.id }),
+        message({ type: 'user', message: { role: 'user', content: userMessage.text } }),
+        { kind: 'update', update: { type: 'user-message-appended', text: userMessage.text } },
+      ]);
+      const permissions = createPermissionChecker(this.options, this.record.cwd);
+      const state: Record<string, unknown> = { ...snapshot.state };
+      const outcome: RunOutcome = controller.signal.aborted
+        ? { status: 'cancelled', result: '', usage: emptyUsage(), messages: [...history, user], mode: mode.id, error: { message: 'The run was cancelled.', code: 'cancelled' } }
+        : await executeRun({
+            runId: run.id,
+            agentId: this.agentId,
+            cwd: this.record.cwd,
+            messages: [...history, user],
+            state,
+            mode: mode.id,
+            resolveMode: (id) => this.runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : undefined),
+            model: this.resolved,
+            maxSteps: options.maxSteps ?? this.options.maxSteps ?? 50,
+            tools,
+            ...(this.options.tools ? { allow: this.options.tools } : {}),
+            ...(this.options.disallowedTools ? { deny: this.options.disallowedTools } : {}),
+            checkPermission: (tool, input, paths, currentMode) => permissions.check(tool, input, paths, currentMode),
+            isPathDenied: (path, toolId) => permissions.isPathDenied(path, toolId),
+            sandboxFor: (definition) => this.sandboxFor(definition),
+            store: this.store,
+            checkpointer,
+            log,
+            systemPrompt: buildSystemPrompt(this.options.systemPrompt?.append ? { append: this.options.systemPrompt.append } : {}),
+            promptCacheKey: `cairn-${this.agentId}`,
+            ...(this.selectionParams() ? { callParams: this.selectionParams() } : {}),
+            ...(this.options.retry ? { retry: this.options.retry } : {}),
+            env: this.options.env ?? process.env,
+            toolSettings: this.options.toolSettings ?? {},
+            signal: controller.signal,
+            ...(options.onDelta ? { onDelta: options.onDelta } : {}),
+            ...(options.onStep ? { onStep: options.onStep } : {}),
+            onFileChange: async (change, toolCallId) => {
+              record = await this.recordFileChange(record, change, toolCallId);
+            },
+          });
+      const root = await checkpointer.save(outcome.messages, state, outcome.mode);
+      if (outcome.mode !== runMode) this.currentMode = outcome.mode;
+      this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, mode: this.currentMode, model: this.selection, updatedAt: Date.now() });
+      const finishedAt = Date.now();
+      record = await this.store.runs.update(run.id, {
+        status: outcome.status,
+        result: outcome.result,
+        ...(outcome.error ? { error: outcome.error } : {}),
+        usage: outcome.usage,
+        finishedAt,
+        updatedAt: finishedAt,
+        durationMs: finishedAt - started,
+        checkpointAfter: root,
+        mode: outcome.mode,
+        ...(record.fileChanges ? { fileChanges: record.fileChanges } : {}),
+      });
+      await append([message({ type: 'status', status: outcome.status, ...(outcome.error ? { error: outcome.error, message: outcome.error.message } : {}) })]);
+      run.updateRecord(record);
+      log.wakeAll();
+      return run.toResult();
+    } finally {
+      clearInterval(heartbeat);
+      this.active = undefined;
+    }
+  }
+
+  private leaseRunId: string | undefined;
+
+  private async acquireLease(runId: string, force: boolean): Promise<void> {
+    const now = Date.now();
+    const result = await this.store.agents.acquireLease(this.agentId, { runId, owner: this.runtime.owner, expiresAt: now + leaseTtlMs }, { force, now });
+    if (!result.acquired) {
+      if (result.holder.owner === this.runtime.owner) return;
+      throw new AgentBusyError(this.agentId, result.holder.runId);
+    }
+    this.leaseRunId = runId;
+    // A stale lease means a process died mid-run: close its runs before continuing.
+    await recoverInterruptedRuns(this.store, this.record, this.runtime.owner, runId);
+  }
+
+  private async heartbeat(runId: string, controller: AbortController): Promise<void> {
+    try {
+      await this.store.agents.renewLease(this.agentId, this.leaseRunId ?? runId, Date.now() + leaseTtlMs);
+      const current = await this.store.runs.get(runId);
+      if (current?.metadata?.cancelRequested) controller.abort();
+    } catch {
+      // a failed heartbeat is retried at the next tick; the lease outlives two missed beats
+    }
+  }
+
+  private failedResult(run: Run, error: unknown): RunResult {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ...run.toResult(), status: 'error', error: { message, code: (error as { code?: string })?.code ?? 'run_failed' } };
+  }
+
+  private async recordFileChange(record: RunRecord, change: FileChange, toolCallId: string): Promise<RunRecord> {
+    const put = async (bytes: Uint8Array | null) => {
+      if (!bytes) return null;
+      const hash = await hashBlob(bytes);
+      if (!(await this.store.checkpoints.hasBlob(hash))) await this.store.checkpoints.putBlob(hash, bytes);
+      return hash;
+    };
+    const { relative } = await import('node:path');
+    const entry = { path: relative(this.record.cwd, change.path).split('\\').join('/'), beforeHash: await put(change.before), afterHash: await put(change.after), toolCallId, at: Date.now() };
+    const fileChanges = [...(record.fileChanges ?? []), entry];
+    return this.store.runs.update(record.runId, { fileChanges, updatedAt: Date.now() });
+  }
+
+  private modeDefinition(id: string): ModeDefinition {
+    return this.runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : assertMode(this.runtime, id));
+  }
+
+  private sandboxFor(mode: ModeDefinition): SandboxRequirement {
+    const sandbox = this.options.local?.sandboxOptions;
+    const networkAllow = sandbox?.network?.allow ?? [];
+    if (mode.sandboxProfile === 'read-only') return { profile: 'read-only', networkAllow: [], required: true };
+    if (mode.sandboxProfile === 'workspace-write') return { profile: 'workspace-write', networkAllow, required: true };
+    return sandbox?.enabled ? { profile: 'workspace-write', networkAllow, required: true } : { profile: 'none', networkAllow: [], required: false };
+  }
+
+  private selectionParams(): Record<string, string | number | boolean> | undefined {
+    if (!this.selection.params?.length) return undefined;
+    return Object.fromEntries(this.selection.params.map((param) => [param.id, param.value]));
+  }
+
+  async getUsage(): Promise<AgentUsage> {
+    return agentUsage(this.store, this.runtime.registry, this.agentId);
+  }
+
+  /** Files the agent changed, newest change last, with their current content hash. */
+  async listArtifacts(): Promise<Array<{ path: string; runId: string; afterHash: string | null }>> {
+    const artifacts = new Map<string, { path: string; runId: string; afterHash: string | null }>();
+    const page = await this.store.runs.list(this.agentId, { limit: 200 });
+    for (const run of [...page.items].reverse()) for (const change of run.fileChanges ?? []) artifacts.set(change.path, { path: change.path, runId: run.runId, afterHash: change.afterHash });
+    return [...artifacts.values()];
+  }
+
+  async downloadArtifact(path: string): Promise<Uint8Array> {
+    const artifact = (await this.listArtifacts()).find((entry) => entry.path === path);
+    if (!artifact?.afterHash) throw new ConfigurationError(`No artifact ${path}: the agent did not write it, or deleted it.`);
+    const bytes = await this.store.checkpoints.getBlob(artifact.afterHash);
+    if (!bytes) throw new ConfigurationError(`The content of ${path} is missing from the store.`);
+    return bytes;
+  }
+
+  /** A new agent that starts from this agent's conversation (same checkpoint root, shared blobs). */
+  async fork(options: { name?: string } = {}): Promise<CairnAgent> {
+    await this.queue;
+    const now = Date.now();
+    const record: AgentRecord = { ...this.record, agentId: newId('agent'), createdAt: now, updatedAt: now, lease: null, ...(options.name ? { name: options.name } : {}) };
+    await this.store.agents.put(record);
+    return new CairnAgent(this.runtime, record, this.options, this.store);
+  }
+
+  /** Restore files and conversation to before `toRunId`; files changed outside the agent are reported, not overwritten. */
+  async rewind(toRunId: string): Promise<RewindReport> {
+    await this.queue;
+    const report = await rewindAgent(this.store, this.record, toRunId);
+    this.record = (await this.store.agents.get(this.agentId)) ?? this.record;
+    return report;
+  }
+
+  /** Re-read configuration from disk (rules, settings); takes effect at the next send. */
+  async reload(): Promise<void> {
+    const latest = await this.store.agents.get(this.agentId);
+    if (latest) this.record = latest;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue.catch(() => undefined);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+function assertMode(runtime: AgentRuntime, id: string): ModeDefinition {
+  const mode = runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : undefined);
+  if (!mode) {
+    const known = [...new Set(['agent', ...runtime.registry.modes().map((entry) => entry.id)])].join(', ');
+    throw new ConfigurationError(`Unknown mode "${id}". Known modes: ${known}. Register the mode's plugin (for plan, ask and debug: @cairn/modes).`);
+  }
+  return mode;
+}

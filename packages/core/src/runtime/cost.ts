@@ -1,0 +1,48 @@
+import type { Registry } from '../registry/registry.js';
+import type { AgentUsage, CostCents, TokenUsage } from '../spec/events/v1/index.js';
+import type { AgentStore } from '../spec/store/v1/index.js';
+import { addUsage, emptyUsage } from './token-usage.js';
+import type { ModelCatalogEntry } from '../spec/provider/v1/index.js';
+
+/** Cost of token usage at a catalog entry's prices (dollars per million tokens -> cents). */
+export function costOf(usage: TokenUsage, catalog: ModelCatalogEntry | undefined): CostCents {
+  const pricing = catalog?.pricing;
+  if (!pricing) return { rawCostCents: 0, chargedCents: 0 };
+  const uncachedInput = Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens);
+  const dollars =
+    (uncachedInput * pricing.inputPerMillion +
+      usage.cacheReadTokens * (pricing.cachedInputPerMillion ?? pricing.inputPerMillion) +
+      usage.cacheWriteTokens * (pricing.cacheWritePerMillion ?? pricing.inputPerMillion) +
+      usage.outputTokens * pricing.outputPerMillion) /
+    1_000_000;
+  const cents = Math.round(dollars * 100 * 10_000) / 10_000;
+  return { rawCostCents: cents, chargedCents: cents };
+}
+
+export function addCost(left: CostCents, right: CostCents): CostCents {
+  return { rawCostCents: round(left.rawCostCents + right.rawCostCents), chargedCents: round(left.chargedCents + right.chargedCents) };
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+
+/** Tokens and cost of every run of an agent, priced from each run's model catalog entry. */
+export async function agentUsage(store: AgentStore, registry: Registry, agentId: string): Promise<AgentUsage> {
+  let usage = emptyUsage();
+  let cost: CostCents = { rawCostCents: 0, chargedCents: 0 };
+  const runs: AgentUsage['runs'] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await store.runs.list(agentId, { limit: 100, ...(cursor ? { cursor } : {}) });
+    for (const run of page.items) {
+      const runUsage = run.usage ?? emptyUsage();
+      const runCost = costOf(runUsage, registry.catalogEntry(run.model));
+      usage = addUsage(usage, runUsage);
+      cost = addCost(cost, runCost);
+      runs.push({ runId: run.runId, model: run.model, usage: runUsage, cost: runCost });
+    }
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { usage, cost, runs };
+}

@@ -1,0 +1,275 @@
+import { createActor, fromCallback, fromPromise } from 'xstate';
+import { streamWithRetry } from '../model-call/stream-with-retry.js';
+import { type ExecuteToolsOutput, type RunFailure, type RunMachineContext, type RunMachineEvent, runMachine, toFailure } from '../machine/run-machine.js';
+import { applyStreamPart, emptyTurn, type TurnState, turnText, turnToolCalls } from '../machine/turn-state.js';
+import { turnToAssistantMessage } from '../machine/turn-to-message.js';
+import type { InteractionUpdate, RunEvent, SDKMessage, TokenUsage } from '../spec/events/v1/index.js';
+import type { JSONValue } from '../spec/json.js';
+import type { LanguageModelV1StreamPart, ModelMessage, ToolModelMessage } from '../spec/language-model/v1/index.js';
+import type { ToolDefinition, ToolExecutionContext } from '../spec/tool/v1/index.js';
+import { toolInputJsonSchema } from '../tools/tool-schema.js';
+import { fallbackAgentMode } from './default-modes.js';
+import { KeyedLock } from './keyed-lock.js';
+import { applyPendingModeSwitch } from './mode-switch.js';
+import type { RunPlan } from './run-plan.js';
+import { assistantBlocks } from './sdk-messages.js';
+import { toTokenUsage } from './token-usage.js';
+import { type ToolCallOutcome, runToolCall } from './tool-runner.js';
+import { toolAvailability } from './tool-set.js';
+
+/** An SDK message without the ids every message of the run carries. */
+export type SDKMessageBody = SDKMessage extends infer M ? (M extends SDKMessage ? Omit<M, 'agent_id' | 'run_id'> : never) : never;
+
+export interface RunOutcome {
+  status: 'finished' | 'error' | 'cancelled';
+  result: string;
+  error?: { message: string; code: string };
+  usage: TokenUsage;
+  messages: ModelMessage[];
+  mode: string;
+}
+
+/** Drive one run through the run machine, writing every update to the run's event log. */
+export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
+  const message = (body: SDKMessageBody): RunEvent => ({ kind: 'message', message: { ...body, agent_id: plan.agentId, run_id: plan.runId } as SDKMessage });
+  const deliver = async (events: RunEvent[]): Promise<void> => {
+    await plan.log.append(events);
+    for (const event of events) if (event.kind === 'update') await plan.onDelta?.({ update: event.update });
+  };
+  // Tools emit synchronously; their updates are queued in order behind the run's own.
+  let emitted: Promise<void> = Promise.resolve();
+  const emitFromTool = (update: InteractionUpdate) => {
+    emitted = emitted.then(() => deliver([{ kind: 'update', update }])).catch(() => undefined);
+  };
+  const modeOf = (id: string) => plan.resolveMode(id) ?? (id === 'agent' ? fallbackAgentMode : undefined);
+  const writeLock = new KeyedLock();
+  const outcomes = new Map<string, ToolCallOutcome>();
+  let lastText = '';
+  // Where the run was when it ended, so a cancel can close the conversation correctly.
+  let phase: 'preparing' | 'sampling' | 'acting' = 'preparing';
+
+  const machine = runMachine.provide({
+    actors: {
+      prepareStep: fromPromise(async ({ input }: { input: RunMachineContext }) => {
+        phase = 'preparing';
+        const switched = applyPendingModeSwitch({ state: plan.state, mode: input.mode, messages: input.messages, resolveMode: modeOf });
+        if (switched.update) await deliver([{ kind: 'update', update: switched.update }, message({ type: 'status', status: 'mode-changed', mode: switched.mode })]);
+        await plan.checkpointer.save(switched.messages, plan.state, switched.mode);
+        return { mode: switched.mode, messages: switched.messages };
+      }),
+      streamModel: fromCallback<RunMachineEvent, { step: number; mode: string; messages: ModelMessage[] }>(({ input, sendBack }) => {
+        const controller = new AbortController();
+        const signal = AbortSignal.any([plan.signal, controller.signal]);
+        phase = 'sampling';
+        void streamStep(input, signal, (part) => sendBack({ type: 'model.part', part })).then(
+          (failure) => sendBack(failure ? { type: 'model.failed', error: failure } : { type: 'model.done' }),
+          (error) => {
+            if (!signal.aborted) sendBack({ type: 'model.failed', error: toFailure(error, 'stream_failed') });
+          },
+        );
+        return () => controller.abort();
+      }),
+      executeTools: fromPromise(async ({ input, signal }: { input: { step: number; mode: string; turn: TurnState; messages: ModelMessage[] }; signal: AbortSignal }) => {
+        return executeTools(input, AbortSignal.any([plan.signal, signal]));
+      }),
+    },
+  });
+
+  async function streamStep(input: { step: number; mode: string; messages: ModelMessage[] }, signal: AbortSignal, sendPart: (part: LanguageModelV1StreamPart) => void): Promise<RunFailure | undefined> {
+    const mode = modeOf(input.mode) ?? fallbackAgentMode;
+    const offered = toolAvailability(plan.tools, { allow: plan.allow, deny: plan.deny, mode, cwd: plan.cwd, settings: plan.toolSettings }).filter((entry) => entry.offered);
+    await deliver([{ kind: 'update', update: { type: 'step-started', step: input.step, mode: mode.id } }]);
+    let turn = emptyTurn();
+    const stream = streamWithRetry(
+      plan.model.model,
+      {
+        prompt: [{ role: 'system', content: plan.systemPrompt }, ...input.messages],
+        tools: offered.map(({ tool }) => ({ type: 'function', name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool.inputSchema) })),
+        promptCacheKey: plan.promptCacheKey,
+        ...(plan.callParams ? { params: plan.callParams } : {}),
+        abortSignal: signal,
+      },
+      {
+        signal,
+        ...(plan.retry ? { policy: plan.retry } : {}),
+        onRetry: ({ attempt, delayMs, error }) =>
+          deliver([{ kind: 'update', update: { type: 'retry', attempt, delayMs: Math.round(delayMs), reason: error instanceof Error ? error.message : String(error) } }, message({ type: 'status', status: 'retrying', message: error instanceof Error ? error.message : String(error) })]),
+      },
+    );
+    let failure: RunFailure | undefined;
+    for await (const part of stream) {
+      turn = applyStreamPart(turn, part);
+      await deliver(updatesFor(part, turn));
+      if (part.type === 'reasoning-end') {
+        const block = turn.blocks.find((candidate) => candidate.kind === 'reasoning' && candidate.id === part.id);
+        if (block?.kind === 'reasoning' && block.text) await deliver([message({ type: 'thinking', text: block.text })]);
+      }
+      if (part.type === 'response-metadata' && part.requestId) await deliver([message({ type: 'request', request_id: part.requestId })]);
+      if (part.type === 'error') failure = toFailure(part.error, 'provider_error');
+      sendPart(part);
+    }
+    const incomplete = failure !== undefined || signal.aborted;
+    const blocks = assistantBlocks(incomplete ? { ...turn, blocks: turn.blocks.filter((block) => block.kind !== 'tool-call') } : turn);
+    const usage = toTokenUsage(turn.usage);
+    const text = turnText(turn);
+    if (text) lastText = text;
+    await deliver([
+      ...(blocks.length ? [message({ type: 'assistant', message: { role: 'assistant', content: blocks }, ...(incomplete ? { incomplete: true } : {}) })] : []),
+      message({ type: 'usage', usage }),
+      { kind: 'update', update: { type: 'turn-ended', usage } },
+    ]);
+    if (!incomplete && turnToolCalls(turn).length === 0) await completeStep(input.step, mode.id, turn, []);
+    return failure;
+  }
+
+  async function completeStep(step: number, mode: string, turn: TurnState, calls: ToolCallOutcome[]): Promise<void> {
+    await deliver([{ kind: 'update', update: { type: 'step-completed', step, finishReason: turn.finishReason?.unified ?? 'other' } }]);
+    await plan.onStep?.({
+      step: { step, mode, text: turnText(turn), finishReason: turn.finishReason?.unified ?? 'other', toolCalls: calls.map((call) => ({ callId: call.toolCallId, name: call.toolName, isError: call.isError })) },
+    });
+  }
+
+  async function executeTools(input: { step: number; mode: string; turn: TurnState; messages: ModelMessage[] }, signal: AbortSignal): Promise<ExecuteToolsOutput> {
+    phase = 'acting';
+    const mode = modeOf(input.mode) ?? fallbackAgentMode;
+    const assistant = turnToAssistantMessage(input.turn, { includeToolCalls: true });
+    // Persist the calls before running them, so a crash mid-tool leaves calls a resume can answer.
+    await plan.checkpointer.save([...input.messages, ...(assistant ? [assistant] : [])], plan.state, mode.id);
+    const availability = new Map(toolAvailability(plan.tools, { allow: plan.allow, deny: plan.deny, mode, cwd: plan.cwd, settings: plan.toolSettings }).map((entry) => [entry.tool.name, entry]));
+    const calls = turnToolCalls(input.turn);
+    const results = await Promise.all(
+      calls.map(async (call) => {
+        const outcome = await runToolCall(
+          { toolCallId: call.toolCallId, toolName: call.toolName, inputText: call.inputText },
+          {
+            cwd: plan.cwd,
+            availability,
+            writeLock,
+            signal,
+            checkPermission: (tool, toolInput, paths) => plan.checkPermission(tool, toolInput, paths, mode.id),
+            createContext: (tool, toolCallId, toolSignal) => toolContext(tool, toolCallId, toolSignal, mode.id, plan.sandboxFor(mode)),
+            onStart: (request, args) => deliver([message({ type: 'tool_call', call_id: request.toolCallId, name: request.toolName, status: 'running', args })]),
+          },
+        );
+        outcomes.set(call.toolCallId, outcome);
+        await deliver([
+          { kind: 'update', update: { type: 'tool-call-completed', callId: outcome.toolCallId, toolName: outcome.toolName, isError: outcome.isError, result: outcome.text, ...(outcome.truncated ? { truncated: true } : {}) } },
+          message({ type: 'tool_call', call_id: outcome.toolCallId, name: outcome.toolName, status: outcome.isError ? 'error' : 'completed', args: outcome.args, result: outcome.text, ...(outcome.truncated ? { truncated: true } : {}) }),
+        ]);
+        return outcome;
+      }),
+    );
+    await emitted;
+    await completeStep(input.step, mode.id, input.turn, results);
+    return { toolMessage: toolMessageFor(results), allInvalid: results.length > 0 && results.every((result) => result.invalid) };
+  }
+
+  function toolContext(tool: ToolDefinition, toolCallId: string, signal: AbortSignal, mode: string, sandbox: ReturnType<RunPlan['sandboxFor']>): ToolExecutionContext {
+    return {
+      toolCallId,
+      agentId: plan.agentId,
+      runId: plan.runId,
+      cwd: plan.cwd,
+      mode,
+      signal,
+      emit: emitFromTool,
+      state: {
+        get: <T>(key: string) => plan.state[key] as T | undefined,
+        set: (key, value) => {
+          plan.state[key] = value;
+        },
+      },
+      recordFileChange: (change) => plan.onFileChange(change, toolCallId),
+      sandbox,
+      isPathDenied: plan.isPathDenied,
+      settings: plan.toolSettings,
+      env: plan.env,
+    };
+    void tool;
+  }
+
+  const actor = createActor(machine, { input: { messages: plan.messages, mode: plan.mode, maxSteps: plan.maxSteps } });
+  const finished = new Promise<void>((resolve) => actor.subscribe({ complete: () => resolve(), error: () => resolve() }));
+  const onAbort = () => actor.send({ type: 'cancel' });
+  plan.signal.addEventListener('abort', onAbort, { once: true });
+  actor.start();
+  if (plan.signal.aborted) onAbort();
+  await finished;
+  plan.signal.removeEventListener('abort', onAbort);
+  const snapshot = actor.getSnapshot();
+  await emitted;
+  return settle(snapshot.value as string, snapshot.context);
+
+  function settle(state: string, context: RunMachineContext): RunOutcome {
+    const base = { usage: context.usage, mode: context.mode, result: turnText(context.turn) || lastText };
+    if (state === 'finished') return { ...base, status: 'finished', messages: context.messages };
+    if (state === 'cancelled') return { ...base, status: 'cancelled', messages: closeInterruptedTurn(context, phase, outcomes), error: { message: 'The run was cancelled.', code: 'cancelled' } };
+    const error = context.error ?? { message: 'The run failed.', code: 'run_failed' };
+    return { ...base, status: 'error', messages: context.messages, error: { message: error.message, code: error.code } };
+  }
+}
+
+function updatesFor(part: LanguageModelV1StreamPart, turn: TurnState): RunEvent[] {
+  const update = (value: InteractionUpdate): RunEvent => ({ kind: 'update', update: value });
+  switch (part.type) {
+    case 'text-delta':
+      return part.delta ? [update({ type: 'text-delta', text: part.delta })] : [];
+    case 'reasoning-delta':
+      return part.delta ? [update({ type: 'thinking-delta', text: part.delta })] : [];
+    case 'reasoning-end': {
+      const block = turn.blocks.find((candidate) => candidate.kind === 'reasoning' && candidate.id === part.id);
+      const duration = block?.kind === 'reasoning' && block.endedAt ? block.endedAt - block.startedAt : 0;
+      return [update({ type: 'thinking-completed', thinkingDurationMs: duration })];
+    }
+    case 'tool-input-start':
+      return [update({ type: 'partial-tool-call', callId: part.id, toolName: part.toolName, argsTextDelta: '' })];
+    case 'tool-input-delta': {
+      const pending = turn.pendingToolInputs[part.id];
+      return pending ? [update({ type: 'partial-tool-call', callId: part.id, toolName: pending.toolName, argsTextDelta: part.delta })] : [];
+    }
+    case 'tool-call': {
+      let args: JSONValue = part.input;
+      try {
+        args = part.input.trim() ? (JSON.parse(part.input) as JSONValue) : {};
+      } catch {
+        // invalid JSON stays text; the tool runner answers it with an error result
+      }
+      return [update({ type: 'tool-call-started', callId: part.toolCallId, toolName: part.toolName, args })];
+    }
+    default:
+      return [];
+  }
+}
+
+function toolMessageFor(results: ToolCallOutcome[]): ToolModelMessage {
+  return {
+    role: 'tool',
+    content: results.map((result) => ({ type: 'tool-result', toolCallId: result.toolCallId, toolName: result.toolName, output: result.output })),
+  };
+}
+
+/**
+ * The conversation after a cancel: the partial text is kept; when the cancel hit while tools ran,
+ * their calls stay with the results they got, and the unfinished ones get an aborted result.
+ */
+function closeInterruptedTurn(context: RunMachineContext, phase: 'preparing' | 'sampling' | 'acting', outcomes: Map<string, ToolCallOutcome>): ModelMessage[] {
+  const calls = turnToolCalls(context.turn);
+  if (phase === 'preparing') return context.messages;
+  if (phase === 'sampling' || calls.length === 0) {
+    const partial = turnToAssistantMessage(context.turn, { includeToolCalls: false });
+    return partial ? [...context.messages, partial] : context.messages;
+  }
+  const last = context.messages[context.messages.length - 1];
+  if (last?.role === 'tool' && last.content.some((part) => part.toolCallId === calls[0]?.toolCallId)) return context.messages;
+  const assistant = turnToAssistantMessage(context.turn, { includeToolCalls: true });
+  const toolMessage: ToolModelMessage = {
+    role: 'tool',
+    content: calls.map((call) => ({
+      type: 'tool-result',
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: outcomes.get(call.toolCallId)?.output ?? { type: 'error-text', value: 'The run was cancelled before this tool call finished; it was aborted.' },
+    })),
+  };
+  return [...context.messages, ...(assistant ? [assistant] : []), toolMessage];
+}

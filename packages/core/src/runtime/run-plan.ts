@@ -1,0 +1,45 @@
+import type { RetryPolicy } from '../model-call/retry-policy.js';
+import type { ResolvedModel } from '../registry/registry.js';
+import type { InteractionUpdate } from '../spec/events/v1/index.js';
+import type { ModelMessage } from '../spec/language-model/v1/index.js';
+import type { ModeDefinition } from '../spec/mode/v1/index.js';
+import type { AgentStore } from '../spec/store/v1/index.js';
+import type { FileChange, SandboxRequirement, ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
+import type { StepSummary } from './agent-options.js';
+import type { ConversationCheckpointer } from './conversation-checkpoint.js';
+import type { RunEventLog } from './run-event-log.js';
+import type { PermissionVerdict } from './tool-runner.js';
+
+/** Everything one run needs, prepared by the agent before the run machine starts. */
+export interface RunPlan {
+  runId: string;
+  agentId: string;
+  cwd: string;
+  /** The conversation before this run, plus the run's user message as the last entry. */
+  messages: ModelMessage[];
+  state: Record<string, unknown>;
+  mode: string;
+  resolveMode(id: string): ModeDefinition | undefined;
+  model: ResolvedModel;
+  maxSteps: number;
+  tools: ToolDefinition[];
+  allow?: ToolName[];
+  deny?: ToolName[];
+  checkPermission(tool: ToolDefinition, input: unknown, paths: string[], mode: string): Promise<PermissionVerdict>;
+  isPathDenied(absolutePath: string, toolId: string): boolean;
+  sandboxFor(mode: ModeDefinition): SandboxRequirement;
+  store: AgentStore;
+  checkpointer: ConversationCheckpointer;
+  log: RunEventLog;
+  systemPrompt: string;
+  promptCacheKey: string;
+  callParams?: Record<string, string | number | boolean>;
+  retry?: Partial<RetryPolicy>;
+  env: Record<string, string | undefined>;
+  toolSettings: Record<string, unknown>;
+  /** Aborted by cancel; reaches the model stream and every running tool. */
+  signal: AbortSignal;
+  onDelta?: (event: { update: InteractionUpdate }) => void | Promise<void>;
+  onStep?: (event: { step: StepSummary }) => void | Promise<void>;
+  onFileChange(change: FileChange, toolCallId: string): Promise<void>;
+}

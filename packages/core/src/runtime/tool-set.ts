@@ -1,0 +1,67 @@
+import { ConfigurationError } from '../spec/errors/index.js';
+import type { ModeDefinition } from '../spec/mode/v1/index.js';
+import type { CustomTool, ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
+
+/** Custom tools from `local.customTools`: category `custom`, in the `mcp` group for rules. */
+export function customToolsToDefinitions(customTools: Record<string, CustomTool> | undefined): ToolDefinition[] {
+  return Object.entries(customTools ?? {}).map(([name, tool]) => {
+    if (!/^[a-zA-Z0-9_-]{1,64}$/.test(name)) throw new ConfigurationError(`Custom tool name "${name}" is invalid: use 1-64 letters, digits, "_" or "-".`);
+    return {
+      id: name,
+      name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      readOnly: tool.readOnly ?? false,
+      ...(tool.readOnly ? { readOnlyHint: true } : {}),
+      category: 'custom',
+      ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
+      execute: tool.execute,
+    } satisfies ToolDefinition;
+  });
+}
+
+/** True when a name from `tools`/`disallowedTools`/policies refers to this tool (id, name or group). */
+export function toolMatches(tool: ToolDefinition, name: ToolName): boolean {
+  if (name === tool.id || name === tool.name) return true;
+  if (name === 'mcp') return tool.category === 'mcp' || tool.category === 'custom';
+  return false;
+}
+
+export interface ToolAvailability {
+  tool: ToolDefinition;
+  offered: boolean;
+  /** Why the tool is not offered (said to the model when it calls it anyway). */
+  reason?: string;
+}
+
+/**
+ * Which tools a step offers: the allow-list and deny-list of the options (deny wins), then the mode's
+ * policy. The same function decides at execution time, so a tool that is not offered is also refused.
+ */
+export function toolAvailability(
+  tools: ToolDefinition[],
+  options: { allow?: ToolName[]; deny?: ToolName[]; mode: ModeDefinition; sandboxAvailable?: boolean; cwd: string; settings: Record<string, unknown> },
+): ToolAvailability[] {
+  return tools.map((tool) => {
+    if (options.deny?.some((name) => toolMatches(tool, name))) return { tool, offered: false, reason: 'it is in disallowedTools' };
+    if (options.allow && !options.allow.some((name) => toolMatches(tool, name))) return { tool, offered: false, reason: 'it is not in the tools allow-list' };
+    const policy = options.mode.toolPolicy;
+    if (policy.deny?.some((name) => toolMatches(tool, name))) return { tool, offered: false, reason: `the ${options.mode.id} mode does not allow it` };
+    const explicitlyAllowed = policy.allow?.some((name) => toolMatches(tool, name)) ?? false;
+    if (tool.category === 'mcp' || tool.category === 'custom') {
+      if (policy.mcp === 'none') return { tool, offered: false, reason: `the ${options.mode.id} mode offers no MCP or custom tools` };
+      if (policy.mcp === 'readOnlyHint' && !tool.readOnlyHint && !explicitlyAllowed) {
+        return { tool, offered: false, reason: `the ${options.mode.id} mode only offers MCP and custom tools marked readOnlyHint` };
+      }
+    } else if (tool.category === 'shell') {
+      if (policy.shell === 'off') return { tool, offered: false, reason: `the ${options.mode.id} mode does not allow the shell` };
+      if (policy.shell?.startsWith('sandbox') && options.sandboxAvailable === false) {
+        return { tool, offered: false, reason: `the ${options.mode.id} mode runs the shell only inside an OS sandbox, and none is available` };
+      }
+    } else if (policy.readOnly && !tool.readOnly && !explicitlyAllowed) {
+      return { tool, offered: false, reason: `the ${options.mode.id} mode is read-only` };
+    }
+    if (tool.isEnabled && !tool.isEnabled({ cwd: options.cwd, settings: options.settings })) return { tool, offered: false, reason: 'it is not configured' };
+    return { tool, offered: true };
+  });
+}

@@ -1,0 +1,41 @@
+import { projectLayout, currentUserInfo, renderUserInfo, renderUserQuery } from '../context/user-context.js';
+import { systemReminder } from '../context/system-prompt.js';
+import type { UserModelMessage } from '../spec/language-model/v1/index.js';
+import type { ModeDefinition } from '../spec/mode/v1/index.js';
+import { modeReminderText } from './mode-switch.js';
+
+/** What a user sends: text, optionally with images. */
+export interface UserMessage {
+  text: string;
+  images?: Array<{ data: string; mediaType: string }>;
+}
+
+/**
+ * The run's user message. The first message of a conversation carries `<user_info>` and
+ * `<project_layout>`; every one carries `<user_query>`; a mode that differs from the conversation's
+ * current one adds its instructions in a `<system_reminder>` (kept in history, so the prefix of
+ * later requests stays byte-identical).
+ */
+export async function buildUserMessage(input: {
+  message: UserMessage;
+  cwd: string;
+  firstInConversation: boolean;
+  mode: ModeDefinition;
+  modeChanged: boolean;
+  stepReminder?: string;
+}): Promise<UserModelMessage> {
+  const parts: string[] = [];
+  if (input.firstInConversation) {
+    parts.push(renderUserInfo(currentUserInfo(input.cwd)));
+    parts.push(await projectLayout(input.cwd));
+  }
+  parts.push(renderUserQuery(input.message.text));
+  if (input.modeChanged && (input.mode.promptBlocks.length > 0 || !input.firstInConversation || input.mode.id !== 'agent')) parts.push(modeReminderText(input.mode));
+  const reminder = typeof input.mode.reminder === 'string' ? input.mode.reminder : undefined;
+  if (reminder) parts.push(systemReminder(reminder));
+  if (input.stepReminder) parts.push(systemReminder(input.stepReminder));
+  return {
+    role: 'user',
+    content: [{ type: 'text', text: parts.join('\n\n') }, ...(input.message.images ?? []).map((image) => ({ type: 'image' as const, data: image.data, mediaType: image.mediaType }))],
+  };
+}
