@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { isGroupAlive, killProcessGroup, killProcessGroupNow } from './kill-group.js';
+import { shellLogDirectory } from './log-directory.js';
+
+export interface BackgroundProcess {
+  backgroundId: string;
+  command: string;
+  pgid: number;
+  logFile: string;
+  startedAt: number;
+  runId: string;
+  exitCode?: number | null;
+  signal?: NodeJS.Signals | null;
+  /** Resolves when the process has exited and its group is gone. */
+  done: Promise<void>;
+}
+
+const running = new Map<string, BackgroundProcess>();
+let exitHookInstalled = false;
+let counter = 0;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // The agent's process is going away: take every background group with it.
+  process.once('exit', () => {
+    for (const entry of running.values()) killProcessGroupNow(entry.pgid);
+  });
+}
+
+export interface StartBackgroundOptions {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  command: string;
+  runId: string;
+  signal: AbortSignal;
+  killGraceMs: number;
+  /** Called after the group is gone (sandbox cleanup). */
+  onDone?(): Promise<void> | void;
+}
+
+/**
+ * Starts a command in its own process group with stdout and stderr appended to a log file, and
+ * returns at once. The group is killed when `signal` aborts (cancel or end of the run) and when
+ * this process exits, so a background server never outlives the agent that started it.
+ */
+export function startBackgroundProcess(options: StartBackgroundOptions): Promise<BackgroundProcess> {
+  installExitHook();
+  const backgroundId = `bg-${process.pid}-${++counter}`;
+  const logFile = join(shellLogDirectory(), `${backgroundId}.log`);
+  const descriptor = openSync(logFile, 'a', 0o600);
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.file, options.args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', descriptor, descriptor] });
+    closeSync(descriptor);
+    child.once('error', reject);
+    child.once('spawn', () => {
+      const pgid = child.pid as number;
+      let finish: () => void = () => {};
+      const entry: BackgroundProcess = {
+        backgroundId,
+        command: options.command,
+        pgid,
+        logFile,
+        startedAt: Date.now(),
+        runId: options.runId,
+        done: new Promise<void>((resolveDone) => {
+          finish = resolveDone;
+        }),
+      };
+      running.set(backgroundId, entry);
+      const onAbort = () => void killProcessGroup(pgid, options.killGraceMs);
+      if (options.signal.aborted) onAbort();
+      else options.signal.addEventListener('abort', onAbort, { once: true });
+      child.once('exit', async (code, signal) => {
+        entry.exitCode = code;
+        entry.signal = signal;
+        // `npm run dev &` inside a background command: the shell exits at once but the server is
+        // still in the group. Keep the entry until the whole group is gone (or killed on abort).
+        while (isGroupAlive(pgid)) await new Promise((resolveWait) => setTimeout(resolveWait, 200).unref());
+        options.signal.removeEventListener('abort', onAbort);
+        running.delete(backgroundId);
+        try {
+          await options.onDone?.();
+        } finally {
+          finish();
+        }
+      });
+      resolve(entry);
+    });
+  });
+}
+
+/** Background processes still running (optionally of one run). */
+export function listBackgroundProcesses(runId?: string): BackgroundProcess[] {
+  return [...running.values()].filter((entry) => runId === undefined || entry.runId === runId);
+}
+
+/** Kills background groups (all, or one run's) and waits until they are gone. */
+export async function killBackgroundProcesses(runId?: string, graceMs = 2000): Promise<void> {
+  const entries = listBackgroundProcesses(runId);
+  await Promise.all(entries.map(async (entry) => {
+    await killProcessGroup(entry.pgid, graceMs);
+    await entry.done;
+  }));
+}
