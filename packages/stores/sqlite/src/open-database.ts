@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -24,7 +24,10 @@ export function resolveDatabasePath(options: SqliteStoreOptions): string {
 export function openDatabase(path: string, options: SqliteStoreOptions): Database.Database {
   // The store holds conversations and file contents: keep the folder private to the user.
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const created = !existsSync(path);
   const database = new Database(path);
+  // SQLite gives the -wal and -shm files the main file's permissions, so this covers all three.
+  if (created) chmodSync(path, 0o600);
   try {
     database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     // Read the header before any write, so a damaged or newer file is refused untouched.

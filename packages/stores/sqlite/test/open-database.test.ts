@@ -27,6 +27,7 @@ describe('opening a SQLite store', () => {
     expect(store.path).toBe(join(home, 'agents.db'));
     expect(existsSync(store.path)).toBe(true);
     expect(statSync(home).mode & 0o077).toBe(0);
+    expect(statSync(store.path).mode & 0o077).toBe(0);
     expect(store.shared).toBe(true);
     store.close();
   });
