@@ -49,6 +49,16 @@ describe('convertToAnthropicMessages', () => {
     expect(converted.messages[2]!.content[0]).toEqual({ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'a.ts' }] });
   });
 
+  it('keeps the order of results from consecutive tool messages, before a later reminder', () => {
+    const converted = convertToAnthropicMessages([
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 't1', toolName: 'ls', input: {} }, { type: 'tool-call', toolCallId: 't2', toolName: 'ls', input: {} }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'ls', output: { type: 'text', value: '1' } }] },
+      { role: 'user', content: [{ type: 'text', text: 'reminder' }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't2', toolName: 'ls', output: { type: 'text', value: '2' } }] },
+    ]);
+    expect(converted.messages[1]!.content.map((block) => (block.type === 'tool_result' ? block.tool_use_id : block.type))).toEqual(['t1', 't2', 'text']);
+  });
+
   it('marks error results with is_error', () => {
     const converted = convertToAnthropicMessages([{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 't', toolName: 'x', output: { type: 'error-json', value: { code: 1 } } }] }]);
     expect(converted.messages[0]!.content[0]).toEqual({ type: 'tool_result', tool_use_id: 't', content: '{"code":1}', is_error: true });

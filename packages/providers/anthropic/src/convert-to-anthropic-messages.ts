@@ -89,7 +89,10 @@ export function convertToAnthropicMessages(prompt: ModelMessage[]): AnthropicPro
         });
         const last = messages[messages.length - 1];
         // Results must come before any other block of the user turn.
-        if (last && last.role === 'user') last.content.unshift(...results);
+        if (last && last.role === 'user') {
+          const firstOther = last.content.findIndex((block) => block.type !== 'tool_result');
+          last.content.splice(firstOther === -1 ? last.content.length : firstOther, 0, ...results);
+        }
         else messages.push({ role: 'user', content: results });
         break;
       }

@@ -1,0 +1,43 @@
+import type { GoogleGenAI } from '@google/genai';
+
+export interface GoogleClientConfig {
+  client?: GoogleGenAI;
+  apiKey?: string;
+  baseURL?: string;
+  headers?: Record<string, string>;
+  apiVersion?: string;
+  fetch?: typeof globalThis.fetch;
+}
+
+/**
+ * The SDK client, built on first use (a dynamic import keeps start-up fast). Retries are off
+ * (`attempts: 1`) because the runtime owns retries; `vertexai: false` keeps the environment's
+ * GOOGLE_GENAI_USE_VERTEXAI from switching the backend under us.
+ */
+export function lazyGoogleClient(config: GoogleClientConfig): () => Promise<GoogleGenAI> {
+  let client: Promise<GoogleGenAI> | undefined;
+  return () => {
+    if (config.client) return Promise.resolve(config.client);
+    client ??= import('@google/genai').then(
+      ({ GoogleGenAI: Client }) =>
+        new Client({
+          vertexai: false,
+          apiKey: config.apiKey,
+          ...(config.apiVersion ? { apiVersion: config.apiVersion } : {}),
+          httpOptions: {
+            retryOptions: { attempts: 1 },
+            ...(config.baseURL ? { baseUrl: config.baseURL } : {}),
+            ...(config.headers ? { headers: config.headers } : {}),
+            ...(config.fetch ? { fetch: config.fetch } : {}),
+          },
+        }),
+    );
+    return client;
+  };
+}
+
+/** The reason of an aborted signal as the error to throw: aborts surface unwrapped. */
+export function abortError(signal: AbortSignal): unknown {
+  if (signal.reason instanceof Error) return signal.reason;
+  return new DOMException('The operation was aborted.', 'AbortError');
+}

@@ -1,0 +1,91 @@
+import { isRetryableStatus, ProviderError } from '@cairn/core';
+
+/** Longest wait passed on as retry advice; RetryInfo can ask for minutes. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+interface GoogleErrorBody {
+  error?: { code?: number; message?: string; status?: string; details?: Array<{ '@type'?: string; reason?: string; retryDelay?: string; [key: string]: unknown }> };
+}
+
+export interface GoogleErrorContext {
+  responseStarted?: boolean;
+}
+
+/** `@google/genai` puts the response body, as JSON text, into the ApiError message. */
+function parseBody(message: string): GoogleErrorBody | undefined {
+  const start = message.indexOf('{');
+  if (start === -1) return undefined;
+  try {
+    const parsed = JSON.parse(message.slice(start)) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as GoogleErrorBody) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** RetryInfo `retryDelay` ("30s", "1.5s") in milliseconds, capped. */
+function retryDelayOf(body: GoogleErrorBody | undefined): { retryAfterMs?: number; note: string } {
+  const delay = body?.error?.details?.find((detail) => detail['@type']?.endsWith('google.rpc.RetryInfo'))?.retryDelay;
+  const seconds = typeof delay === 'string' ? Number.parseFloat(delay) : Number.NaN;
+  if (!Number.isFinite(seconds) || seconds < 0) return { note: '' };
+  const milliseconds = Math.round(seconds * 1000);
+  if (milliseconds <= MAX_RETRY_AFTER_MS) return { retryAfterMs: milliseconds, note: '' };
+  return { retryAfterMs: MAX_RETRY_AFTER_MS, note: ` (Gemini asked to wait ${Math.round(seconds)} s; capped at ${MAX_RETRY_AFTER_MS / 1000} s)` };
+}
+
+function fixHint(status: number | undefined, reasons: string[]): string {
+  if (reasons.includes('API_KEY_INVALID') || status === 401) return ' Check GEMINI_API_KEY (or GOOGLE_API_KEY) or pass providers.google.apiKey.';
+  if (reasons.includes('SERVICE_DISABLED')) return ' Enable the Generative Language API for the key’s project, or use a key from Google AI Studio.';
+  if (status === 403) return ' The key has no access to this model or API; check the key in Google AI Studio.';
+  if (status === 404) return ' Check the model id (see the provider catalog).';
+  return '';
+}
+
+const connectionCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+function isConnectionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && connectionCodes.has(code)) return true;
+  return /terminated|fetch failed|other side closed|socket hang up/i.test(error.message);
+}
+
+/**
+ * Any failure of a Gemini call as a ProviderError with retry advice. Callers check `isAbortError`
+ * first and rethrow aborts unwrapped.
+ */
+export function toGoogleProviderError(error: unknown, context: GoogleErrorContext = {}): ProviderError {
+  if (ProviderError.isInstance(error)) return error;
+  const responseStarted = context.responseStarted ?? false;
+  const status = (error as { status?: unknown } | undefined)?.status;
+  if (error instanceof Error && error.name === 'ApiError' && typeof status === 'number') {
+    const body = parseBody(error.message);
+    const reasons = (body?.error?.details ?? []).flatMap((detail) => (typeof detail.reason === 'string' ? [detail.reason] : []));
+    const statusName = body?.error?.status;
+    const detail = body?.error?.message ?? error.message;
+    const retry = retryDelayOf(body);
+    const label = ['Gemini API error', status, statusName ? `(${[statusName, ...reasons].join(', ')})` : undefined].filter((piece) => piece !== undefined).join(' ');
+    const sentence = /[.!?]$/.test(detail) ? detail : `${detail}.`;
+    return new ProviderError(`${label}: ${sentence}${fixHint(status, reasons)}${retry.note}`, {
+      provider: 'google',
+      status,
+      body: body ?? error.message,
+      isRetryable: isRetryableStatus(status),
+      retryAfterMs: retry.retryAfterMs,
+      responseStarted,
+      code: reasons[0] ?? statusName ?? 'provider_error',
+      cause: error,
+    });
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  if (isConnectionFailure(error)) {
+    return new ProviderError(`Gemini connection failed${responseStarted ? ' mid-stream' : ''}: ${reason}`, {
+      provider: 'google',
+      isRetryable: true,
+      responseStarted,
+      code: 'connection_error',
+      cause: error,
+    });
+  }
+  return new ProviderError(`Gemini request failed: ${reason}`, { provider: 'google', isRetryable: false, responseStarted, cause: error });
+}

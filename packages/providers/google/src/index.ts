@@ -1,0 +1,11 @@
+export { type ConvertToGoogleOptions, convertToGoogleMessages, type GoogleContent, type GooglePart, type GooglePrompt, PLACEHOLDER_THOUGHT_SIGNATURE } from './convert-to-google-messages.js';
+export { GOOGLE_MAX_EMBEDDINGS_PER_CALL, GoogleEmbeddingModel, type GoogleEmbeddingModelConfig } from './google-embedding-model.js';
+export { type GoogleErrorContext, MAX_RETRY_AFTER_MS, toGoogleProviderError } from './google-error.js';
+export { GoogleLanguageModel, type GoogleLanguageModelConfig } from './google-language-model.js';
+export { findGoogleModel, googleEmbeddingModels, googleModels } from './google-models.js';
+export { createGoogle, type GoogleProvider, type GoogleProviderSettings, google } from './google-provider.js';
+export { buildGoogleRequest, type GoogleRequest } from './google-request.js';
+export { type GoogleThinkingConfig, googleThinkingBudgets, resolveGoogleThinking } from './google-thinking.js';
+export { mapGoogleFinishReason } from './map-google-finish-reason.js';
+export { createGoogleStreamState, finishGoogleStream, type GoogleChunkLike, type GooglePartLike, type GoogleStreamState, mapGoogleStreamChunk } from './map-google-stream-event.js';
+export { mapGoogleUsage } from './map-google-usage.js';

@@ -1,0 +1,79 @@
+import type { AssistantModelMessage, LanguageModelV1CallOptions, LanguageModelV1StreamPart } from '@cairn/core';
+import { type FixtureResponse, type FixtureServer, fixtureResponse, startFixtureServer } from '@cairn/core/testing';
+import { createGoogle } from '../src/index.js';
+
+export async function collect(stream: AsyncIterable<LanguageModelV1StreamPart>): Promise<LanguageModelV1StreamPart[]> {
+  const parts: LanguageModelV1StreamPart[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
+}
+
+/** Consecutive deltas of one block joined, so a long stream reads as a short list in a snapshot. */
+export function summarize(parts: LanguageModelV1StreamPart[]): unknown[] {
+  const summary: Array<Record<string, unknown>> = [];
+  for (const part of parts) {
+    const last = summary[summary.length - 1];
+    if ((part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-input-delta') && last && last.type === part.type && last.id === part.id) {
+      last.delta = String(last.delta) + part.delta;
+      last.count = Number(last.count ?? 1) + 1;
+      continue;
+    }
+    if (part.type === 'raw') {
+      summary.push({ type: 'raw', keys: Object.keys(part.rawValue as object) });
+      continue;
+    }
+    if (part.type === 'error') {
+      const error = part.error as { name?: string; message?: string; status?: number; isRetryable?: boolean; responseStarted?: boolean };
+      summary.push({ type: 'error', name: error.name, message: error.message, status: error.status, isRetryable: error.isRetryable, responseStarted: error.responseStarted });
+      continue;
+    }
+    summary.push({ ...part });
+  }
+  return summary;
+}
+
+/** Text longer than this is cut in snapshots (signatures, long answers). */
+export function shorten(value: unknown, max = 60): unknown {
+  return JSON.parse(JSON.stringify(value, (_key, inner) => (typeof inner === 'string' && inner.length > max ? `${inner.slice(0, max)}…(${inner.length})` : inner)));
+}
+
+
+export const userPrompt: LanguageModelV1CallOptions['prompt'] = [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }];
+
+/** Serves one recorded response (or a handful) and runs one doStream through the real SDK. */
+export async function replay(
+  responses: FixtureResponse[] | string,
+  options: Partial<LanguageModelV1CallOptions> = {},
+  modelId = 'gemini-2.5-flash',
+): Promise<{ parts: LanguageModelV1StreamPart[]; server: FixtureServer; request: unknown }> {
+  const server = await startFixtureServer(typeof responses === 'string' ? [fixtureResponse(responses)] : responses);
+  try {
+    const model = createGoogle({ apiKey: 'test-key', baseURL: server.url }).languageModel(modelId);
+    const result = await model.doStream({ prompt: userPrompt, ...options });
+    return { parts: await collect(result.stream), server, request: result.request?.body };
+  } finally {
+    await server.close();
+  }
+}
+
+/** What the runtime does with a finished stream: the assistant message it stores and sends back next time. */
+export function assistantMessageFromParts(parts: LanguageModelV1StreamPart[]): AssistantModelMessage {
+  const content: AssistantModelMessage['content'] = [];
+  const open = new Map<string, { type: 'text' | 'reasoning'; text: string }>();
+  for (const part of parts) {
+    if (part.type === 'text-start' || part.type === 'reasoning-start') open.set(part.id, { type: part.type === 'text-start' ? 'text' : 'reasoning', text: '' });
+    else if (part.type === 'text-delta' || part.type === 'reasoning-delta') open.get(part.id)!.text += part.delta;
+    else if (part.type === 'text-end') content.push({ type: 'text', text: open.get(part.id)!.text, ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) });
+    else if (part.type === 'reasoning-end') {
+      content.push({
+        type: 'reasoning',
+        text: open.get(part.id)!.text,
+        ...(part.signature ? { signature: part.signature } : {}),
+        ...(part.redactedData !== undefined ? { redactedData: part.redactedData } : {}),
+      });
+    } else if (part.type === 'tool-call') {
+      content.push({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: JSON.parse(part.input), ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) });
+    }
+  }
+  return { role: 'assistant', content };
+}
