@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -96,6 +96,29 @@ describe('two processes on one SQLite file', () => {
     const holder = (await store.agents.get('agent-raced'))?.lease;
     expect(holder?.runId).toBe(winners[0].runId);
     for (const entry of results) if (!entry.result.acquired) expect(entry.result.holder).toEqual(holder);
+    store.close();
+  });
+
+  it('kill -9 while appending: every acknowledged event survives and appends continue', async () => {
+    const path = join(root, 'killed.db');
+    const writer = spawn(process.execPath, [childScript, 'append-forever', path, '0', 'run-killed'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let acknowledged = 0;
+    await new Promise<void>((resolvePromise) => {
+      let buffered = '';
+      writer.stdout.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('utf8');
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        for (const line of lines) acknowledged = Number(line);
+        if (acknowledged >= 300 && !writer.killed) writer.kill('SIGKILL');
+      });
+      writer.on('exit', () => resolvePromise());
+    });
+    const store = createSqliteStore({ path });
+    const { events } = await store.runEvents.list('run-killed');
+    expect(events.length).toBeGreaterThanOrEqual(acknowledged);
+    expect(events.map((stored) => stored.offset)).toEqual(Array.from({ length: events.length }, (_, index) => index + 1));
+    expect((await store.runEvents.append('run-killed', [{ kind: 'update', update: { type: 'text-delta', text: 'after' } }])).lastOffset).toBe(events.length + 1);
     store.close();
   });
 });
