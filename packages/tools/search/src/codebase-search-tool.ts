@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs';
+import { defineTool, type EmbeddingModelV1, ToolError, type ToolResultContent } from '@cairn/core';
+import { resolveWorkspacePath } from '@cairn/core/node';
+import { type CodebaseIndex, createIndex } from '@cairn/indexer';
+
+export interface CodebaseSearchInput {
+  query: string;
+  target_directories?: string[];
+}
+
+export interface CodebaseSearchToolOptions {
+  /** Where the index files live; default `$CAIRN_HOME` or `~/.cairn`. */
+  home?: string;
+  embeddingModel?: EmbeddingModelV1;
+  /** Results per call (default 10). */
+  limit?: number;
+  /** A search re-syncs (stat-based, incremental) when the last sync is older than this (default 30 s). */
+  resyncAfterMs?: number;
+}
+
+interface OpenIndex {
+  index: Promise<CodebaseIndex>;
+  lastSync: number;
+  syncing?: Promise<unknown>;
+}
+
+const schema = {
+  type: 'object',
+  properties: {
+    query: { type: 'string', description: 'What you are looking for, in words or identifiers, e.g. "where are auth tokens refreshed".' },
+    target_directories: { type: 'array', items: { type: 'string' }, description: 'Only search these folders (workspace-relative).' },
+  },
+  required: ['query'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * `codebase_search` backed by `@cairn/indexer`. The first call in a workspace builds (or opens) the
+ * index and syncs it; later calls re-sync at most every `resyncAfterMs`, and `notifyFilesChanged`
+ * re-indexes files the agent edited at once.
+ */
+export function createCodebaseSearchTool(options: CodebaseSearchToolOptions = {}) {
+  const open = new Map<string, OpenIndex>();
+  const resyncAfterMs = options.resyncAfterMs ?? 30_000;
+
+  const indexFor = (cwd: string): OpenIndex => {
+    let entry = open.get(cwd);
+    if (!entry) {
+      entry = {
+        index: createIndex({ cwd, ...(options.home ? { home: options.home } : {}), ...(options.embeddingModel ? { embeddingModel: options.embeddingModel } : {}) }),
+        lastSync: 0,
+      };
+      open.set(cwd, entry);
+    }
+    return entry;
+  };
+
+  const tool = defineTool<CodebaseSearchInput>({
+    id: 'semSearch',
+    name: 'codebase_search',
+    description:
+      'Find code by meaning: returns the most relevant functions/classes/sections of the workspace for a natural-language ' +
+      'or identifier query, each as "path:startLine-endLine (symbol)" with a snippet. Use it to locate where something is ' +
+      'implemented before reading files; use grep for exact text.',
+    inputSchema: { jsonSchema: schema as never },
+    readOnly: true,
+    category: 'search',
+    timeoutMs: 120_000,
+    isEnabled: ({ cwd, settings }) => settings?.enabled !== false && existsSync(cwd),
+    paths: (input) => input.target_directories ?? ['.'],
+    async execute(input, context): Promise<ToolResultContent> {
+      if (typeof input.query !== 'string' || !input.query.trim()) throw new ToolError('query is required: describe the code you are looking for.');
+      const directories: string[] = [];
+      for (const directory of input.target_directories ?? []) {
+        const resolved = await resolveWorkspacePath(context.cwd, directory, { allowRoot: true });
+        if (context.isPathDenied(resolved.absolute, 'read')) throw new ToolError(`Searching ${directory} is denied by the permission rules.`);
+        if (resolved.relative) directories.push(resolved.relative);
+      }
+      const entry = indexFor(context.cwd);
+      const index = await entry.index;
+      if (Date.now() - entry.lastSync > resyncAfterMs) {
+        entry.syncing ??= index.sync({ abortSignal: context.signal }).finally(() => {
+          entry.lastSync = Date.now();
+          entry.syncing = undefined;
+        });
+        await entry.syncing;
+      }
+      const limit = typeof context.settings?.limit === 'number' ? context.settings.limit : (options.limit ?? 10);
+      const results = (await index.search(input.query, { limit: limit * 2, targetDirectories: directories, abortSignal: context.signal }))
+        .filter((result) => !context.isPathDenied(`${context.cwd}/${result.path}`, 'read'))
+        .slice(0, limit);
+      if (results.length === 0) return { content: [{ type: 'text', text: 'No matching code found. Try other words, an identifier, or grep for exact text.' }] };
+      const text = results
+        .map((result) => `${result.path}:${result.startLine}-${result.endLine}${result.symbol ? ` (${result.symbol})` : ''}\n${result.snippet}`)
+        .join('\n\n');
+      return {
+        content: [{ type: 'text', text }],
+        structuredContent: results.map(({ path, startLine, endLine, score, symbol }) => ({ path, startLine, endLine, score, ...(symbol ? { symbol } : {}) })),
+      };
+    },
+  });
+
+  /** Re-index files changed by the agent's own tools (call from `recordFileChange`). No-op before the first search. */
+  const notifyFilesChanged = async (cwd: string, paths: string[]): Promise<void> => {
+    const entry = open.get(cwd);
+    if (!entry) return;
+    await (await entry.index).updateFiles(paths);
+  };
+
+  const close = async (): Promise<void> => {
+    for (const entry of open.values()) (await entry.index).close();
+    open.clear();
+  };
+
+  return { tool, notifyFilesChanged, close };
+}
+
+const defaultInstance = createCodebaseSearchTool();
+export const codebaseSearchTool = defaultInstance.tool;
+export const notifyFilesChanged = defaultInstance.notifyFilesChanged;

@@ -1,0 +1,174 @@
+import { lstat, open, readdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { join } from 'node:path';
+import type { IgnoreRules } from '@cairn/core/node';
+import picomatch from 'picomatch';
+import { fileTypeGlobs } from './file-types.js';
+import type { GrepPlan } from './grep-input.js';
+import type { GrepEntry } from './grep-output.js';
+import { MatchSandbox } from './match-sandbox.js';
+import { translateRustRegex } from './rust-regex.js';
+
+export interface FallbackSearch {
+  root: string;
+  /** Posix path relative to the root ('' = the root); a file is searched even when ignored, like rg. */
+  target: string;
+  targetIsFile: boolean;
+  plan: GrepPlan;
+  rules: IgnoreRules;
+  maxColumns: number;
+  /** Stop after this many entries (the renderer caps further). */
+  maxEntries: number;
+  maxFiles: number;
+  maxFileBytes: number;
+  deadline: number;
+  signal: AbortSignal;
+  isAllowed(relativePath: string): boolean;
+}
+
+export interface FallbackResult {
+  entries: GrepEntry[];
+  /** Why the walk stopped early, if it did. */
+  stoppedBy?: 'timeout' | 'entries' | 'files';
+}
+
+const compareNames = (left: string, right: string) => Buffer.compare(Buffer.from(left), Buffer.from(right));
+
+/** ripgrep-compatible glob filter: a glob without `/` matches the file name at any depth. */
+function globFilter(glob: string | undefined): ((relativePath: string, name: string, isDirectory: boolean) => boolean) | undefined {
+  if (!glob) return undefined;
+  const negated = glob.startsWith('!');
+  const body = negated ? glob.slice(1) : glob;
+  const anchored = body.includes('/');
+  const matcher = picomatch(body.replace(/^\//, ''), { dot: true });
+  return (relativePath, name, isDirectory) => {
+    const matches = matcher(anchored ? relativePath : name) || (isDirectory && matcher(`${anchored ? relativePath : name}/`));
+    if (isDirectory) return negated ? !matches : true;
+    return negated ? !matches : matches;
+  };
+}
+
+/**
+ * The built-in engine used when no ripgrep binary is available: the same walk order as
+ * `rg --sort path` (depth first, names sorted bytewise), the same ignore rules, binary files
+ * skipped, symbolic links not followed, and the same entries as the ripgrep parser produces.
+ */
+export async function searchWithFallback(search: FallbackSearch): Promise<FallbackResult> {
+  const { plan } = search;
+  const sandbox = new MatchSandbox(translateRustRegex(plan.pattern, plan), plan.multiline);
+  const globMatches = globFilter(plan.glob);
+  const typeMatcher = plan.type ? picomatch(fileTypeGlobs[plan.type] ?? [], { dot: true }) : undefined;
+  const entries: GrepEntry[] = [];
+  let files = 0;
+  let stoppedBy: FallbackResult['stoppedBy'];
+  const context = plan.before > 0 || plan.after > 0;
+  let printedFile = false;
+
+  const searchFile = async (relativePath: string): Promise<void> => {
+    const text = await readText(join(search.root, relativePath), search.maxFileBytes);
+    if (text === undefined) return;
+    const remaining = search.deadline - Date.now();
+    if (remaining <= 0) throw new FallbackTimeout();
+    let blocks: Array<[number, number]>;
+    try {
+      blocks = sandbox.search(text, remaining);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new FallbackTimeout();
+      throw error;
+    }
+    if (blocks.length === 0) return;
+    if (plan.mode === 'files_with_matches') {
+      entries.push({ type: 'file', path: relativePath });
+      return;
+    }
+    if (plan.mode === 'count') {
+      entries.push({ type: 'count', path: relativePath, count: blocks.length });
+      return;
+    }
+    const lines = text.split('\n');
+    if (text.endsWith('\n')) lines.pop();
+    const matched = new Set<number>();
+    for (const [first, last] of blocks) for (let line = first; line <= last; line++) matched.add(line);
+    const printed = new Set<number>(matched);
+    for (const line of matched) {
+      for (let offset = 1; offset <= plan.before; offset++) if (line - offset >= 0) printed.add(line - offset);
+      for (let offset = 1; offset <= plan.after; offset++) if (line + offset < lines.length) printed.add(line + offset);
+    }
+    if (context && printedFile) entries.push({ type: 'separator' });
+    printedFile = true;
+    let previous = -2;
+    for (const line of [...printed].sort((left, right) => left - right)) {
+      if (context && previous >= 0 && line !== previous + 1) entries.push({ type: 'separator' });
+      previous = line;
+      const raw = lines[line] ?? '';
+      const text = raw.length > search.maxColumns ? `${raw.slice(0, search.maxColumns)} [... omitted end of long line]` : raw;
+      entries.push({ type: 'line', path: relativePath, lineNumber: line + 1, isMatch: matched.has(line), text });
+    }
+  };
+
+  const visit = async (relativeFolder: string): Promise<void> => {
+    await search.rules.loadDirectory(relativeFolder);
+    let names: import('node:fs').Dirent[];
+    try {
+      names = await readdir(join(search.root, relativeFolder), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    names.sort((left, right) => compareNames(left.name, right.name));
+    for (const entry of names) {
+      if (stoppedBy) return;
+      search.signal.throwIfAborted();
+      if (Date.now() > search.deadline) throw new FallbackTimeout();
+      const relativePath = relativeFolder === '' ? entry.name : `${relativeFolder}/${entry.name}`;
+      // Like rg without -L: symbolic links are skipped, so loops and links out of the workspace never matter.
+      if (entry.isDirectory()) {
+        if (search.rules.ignores(relativePath, true)) continue;
+        if (globMatches && !globMatches(relativePath.slice(search.target ? search.target.length + 1 : 0), entry.name, true)) continue;
+        await visit(relativePath);
+        continue;
+      }
+      if (!entry.isFile() || search.rules.ignores(relativePath, false)) continue;
+      const relativeToTarget = relativePath.slice(search.target ? search.target.length + 1 : 0);
+      if (globMatches && !globMatches(relativeToTarget, entry.name, false)) continue;
+      if (typeMatcher && !typeMatcher(entry.name)) continue;
+      if (!search.isAllowed(relativePath)) continue;
+      if (++files > search.maxFiles) {
+        stoppedBy = 'files';
+        return;
+      }
+      await searchFile(relativePath);
+      if (entries.length >= search.maxEntries) stoppedBy = 'entries';
+    }
+  };
+
+  try {
+    if (search.targetIsFile) {
+      if (search.isAllowed(search.target)) await searchFile(search.target);
+    } else {
+      await visit(search.target);
+    }
+  } catch (error) {
+    if (!(error instanceof FallbackTimeout)) throw error;
+    stoppedBy = 'timeout';
+  }
+  return stoppedBy ? { entries, stoppedBy } : { entries };
+}
+
+class FallbackTimeout extends Error {}
+
+/** File text, or undefined for binary files (a NUL byte, as ripgrep detects them) and unreadable ones. */
+async function readText(absolutePath: string, maxFileBytes: number): Promise<string | undefined> {
+  let handle: import('node:fs/promises').FileHandle | undefined;
+  try {
+    const stats = await lstat(absolutePath);
+    if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
+    handle = await open(absolutePath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const buffer = await handle.readFile();
+    if (buffer.includes(0)) return undefined;
+    return buffer.toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close();
+  }
+}

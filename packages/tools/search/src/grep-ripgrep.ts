@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import { ToolError } from '@cairn/core';
+import { defaultIgnoredDirectories } from '@cairn/core/node';
+import type { GrepPlan } from './grep-input.js';
+import type { GrepEntry } from './grep-output.js';
+
+export interface RipgrepSearch {
+  rgPath: string;
+  root: string;
+  /** Posix path relative to the root, '' for the whole workspace. */
+  target: string;
+  plan: GrepPlan;
+  maxColumns: number;
+  /** rg is killed once it printed this much (results are filtered afterwards, so keep headroom). */
+  maxOutputBytes: number;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+export interface RipgrepResult {
+  entries: GrepEntry[];
+  stoppedBy?: 'timeout' | 'entries';
+  /** rg's error lines (unreadable files and the like) when it still produced results. */
+  warnings: string[];
+}
+
+/**
+ * The argument vector. Everything the model controls goes after a flag that takes a value
+ * (`-e PATTERN`, `--glob=`, `--type=`) or after `--`, so no model text is ever read as an option
+ * (`--pre`, `--search-zip`, ...). `--no-config` ignores RIPGREP_CONFIG_PATH; `--no-require-git`
+ * and the default-folder globs make ripgrep's ignore behaviour match `IgnoreRules`.
+ */
+export function ripgrepArguments(plan: GrepPlan, target: string, maxColumns: number): string[] {
+  const args = [
+    '--no-config', '--color=never', '--no-heading', '--with-filename', '--line-number', '--null', '--hidden',
+    '--no-require-git', '--no-ignore-global', '--no-ignore-exclude', '--sort=path', `--max-columns=${maxColumns}`, '--max-columns-preview',
+  ];
+  for (const folder of defaultIgnoredDirectories) args.push(`--glob=!${folder}/`);
+  if (plan.ignoreCase) args.push('--ignore-case');
+  if (plan.multiline) args.push('--multiline', '--multiline-dotall');
+  if (plan.mode === 'files_with_matches') args.push('--files-with-matches');
+  if (plan.mode === 'count') args.push('--count');
+  if (plan.mode === 'content') {
+    if (plan.after > 0) args.push(`--after-context=${plan.after}`);
+    if (plan.before > 0) args.push(`--before-context=${plan.before}`);
+  }
+  if (plan.glob) args.push(`--glob=${plan.glob}`);
+  if (plan.type) args.push(`--type=${plan.type}`);
+  args.push('-e', plan.pattern, '--');
+  if (target) args.push(target);
+  return args;
+}
+
+/** Parse `--null` output: `path\0N:text`, `path\0N-text`, `--`, `path\0count`, `path\0` (files mode). */
+export function parseRipgrepOutput(output: string, mode: GrepPlan['mode'], complete: boolean): GrepEntry[] {
+  const entries: GrepEntry[] = [];
+  if (mode === 'files_with_matches') {
+    const parts = output.split('\0');
+    const last = parts.pop();
+    if (complete && last) parts.push(last);
+    for (const path of parts) if (path) entries.push({ type: 'file', path: path.replace(/^\n/, '') });
+    return entries;
+  }
+  const lines = output.split('\n');
+  const last = lines.pop();
+  if (complete && last) lines.push(last);
+  for (const line of lines) {
+    if (line === '--') {
+      entries.push({ type: 'separator' });
+      continue;
+    }
+    const nul = line.indexOf('\0');
+    if (nul < 0) continue;
+    const path = line.slice(0, nul);
+    const rest = line.slice(nul + 1);
+    if (mode === 'count') {
+      entries.push({ type: 'count', path, count: Number(rest) });
+      continue;
+    }
+    const parsed = /^(\d+)([:-])/.exec(rest);
+    if (!parsed?.[1]) continue;
+    entries.push({ type: 'line', path, lineNumber: Number(parsed[1]), isMatch: parsed[2] === ':', text: rest.slice(parsed[0].length) });
+  }
+  return entries;
+}
+
+export function runRipgrep(search: RipgrepSearch): Promise<RipgrepResult> {
+  return new Promise((resolve, reject) => {
+    const environment = { ...process.env };
+    delete environment.RIPGREP_CONFIG_PATH;
+    const child = spawn(search.rgPath, ripgrepArguments(search.plan, search.target, search.maxColumns), {
+      cwd: search.root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: environment,
+    });
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let stderr = '';
+    let stoppedBy: RipgrepResult['stoppedBy'];
+    const stop = (reason: NonNullable<RipgrepResult['stoppedBy']>) => {
+      stoppedBy ??= reason;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => stop('timeout'), search.timeoutMs);
+    const onAbort = () => stop('timeout');
+    search.signal.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stoppedBy) return;
+      chunks.push(chunk);
+      bytes += chunk.length;
+      if (bytes >= search.maxOutputBytes) stop('entries');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 8192) stderr += chunk.toString('utf8');
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      search.signal.removeEventListener('abort', onAbort);
+      reject(new ToolError(`Could not run ripgrep: ${error.message}`, { cause: error }));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      search.signal.removeEventListener('abort', onAbort);
+      if (search.signal.aborted) return reject(search.signal.reason);
+      const output = Buffer.concat(chunks).toString('utf8');
+      const warnings = stderr.split('\n').filter(Boolean);
+      if (code === 2 && output === '' && !stoppedBy) {
+        const message = warnings.join('\n').replace(/^rg: /, '');
+        return reject(new ToolError(`ripgrep rejected the search: ${message.slice(0, 1000)}`));
+      }
+      const entries = parseRipgrepOutput(output, search.plan.mode, !stoppedBy);
+      resolve(stoppedBy ? { entries, stoppedBy, warnings } : { entries, warnings });
+    });
+  });
+}
