@@ -57,4 +57,23 @@ describe('mapOpenAIChatStreamChunk', () => {
     const parts = mapOpenAIChatStreamChunk({ ...chunk({}), choices: [{ index: 1, delta: { content: 'other' }, finish_reason: null, logprobs: null }] } as ChatCompletionChunk, state);
     expect(parts.map((part) => part.type)).toEqual(['response-metadata']);
   });
+
+  it('streams the reasoning field of compatible servers as a reasoning part before the text', () => {
+    const state = createOpenAIChatStreamState();
+    const parts = [
+      ...mapOpenAIChatStreamChunk(chunk({ reasoning_content: 'Let me think' }), state),
+      ...mapOpenAIChatStreamChunk(chunk({ reasoning: '.' }), state),
+      ...mapOpenAIChatStreamChunk(chunk({ content: 'Answer' }), state),
+      ...mapOpenAIChatStreamChunk(chunk({}, 'stop'), state),
+    ];
+    expect(parts.slice(1)).toEqual([
+      { type: 'reasoning-start', id: 'reasoning-0' },
+      { type: 'reasoning-delta', id: 'reasoning-0', delta: 'Let me think' },
+      { type: 'reasoning-delta', id: 'reasoning-0', delta: '.' },
+      { type: 'reasoning-end', id: 'reasoning-0' },
+      { type: 'text-start', id: 'text-0' },
+      { type: 'text-delta', id: 'text-0', delta: 'Answer' },
+      { type: 'text-end', id: 'text-0' },
+    ]);
+  });
 });

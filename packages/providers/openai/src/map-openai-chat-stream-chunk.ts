@@ -14,6 +14,7 @@ export interface OpenAIChatStreamState {
   metadataSent: boolean;
   textOpen: boolean;
   refusalOpen: boolean;
+  reasoningOpen: boolean;
   toolCalls: Map<number, ToolCallInProgress>;
   finishReason: FinishReason | undefined;
   usage: LanguageModelV1Usage | undefined;
@@ -21,13 +22,20 @@ export interface OpenAIChatStreamState {
 }
 
 export function createOpenAIChatStreamState(requestId?: string): OpenAIChatStreamState {
-  return { metadataSent: false, textOpen: false, refusalOpen: false, toolCalls: new Map(), finishReason: undefined, usage: undefined, requestId };
+  return { metadataSent: false, textOpen: false, refusalOpen: false, reasoningOpen: false, toolCalls: new Map(), finishReason: undefined, usage: undefined, requestId };
 }
 
 const textId = 'text-0';
 const refusalId = 'refusal-0';
+const reasoningId = 'reasoning-0';
+
+function closeReasoning(state: OpenAIChatStreamState, parts: LanguageModelV1StreamPart[]): void {
+  if (state.reasoningOpen) parts.push({ type: 'reasoning-end', id: reasoningId });
+  state.reasoningOpen = false;
+}
 
 function closeText(state: OpenAIChatStreamState, parts: LanguageModelV1StreamPart[]): void {
+  closeReasoning(state, parts);
   if (state.textOpen) parts.push({ type: 'text-end', id: textId });
   if (state.refusalOpen) parts.push({ type: 'text-end', id: refusalId });
   state.textOpen = false;
@@ -59,7 +67,20 @@ export function mapOpenAIChatStreamChunk(chunk: ChatCompletionChunk, state: Open
   if (!choice) return parts;
   const delta = choice.delta ?? {};
 
+  // Compatible servers stream thinking in a field of their own: `reasoning_content` (vLLM,
+  // DeepSeek, llama.cpp) or `reasoning` (Ollama, OpenRouter). OpenAI itself sends neither.
+  const loose = delta as { reasoning_content?: unknown; reasoning?: unknown };
+  const reasoning = typeof loose.reasoning_content === 'string' ? loose.reasoning_content : loose.reasoning;
+  if (typeof reasoning === 'string' && reasoning !== '') {
+    if (!state.reasoningOpen) {
+      state.reasoningOpen = true;
+      parts.push({ type: 'reasoning-start', id: reasoningId });
+    }
+    parts.push({ type: 'reasoning-delta', id: reasoningId, delta: reasoning });
+  }
+
   if (typeof delta.content === 'string' && delta.content !== '') {
+    closeReasoning(state, parts);
     if (!state.textOpen) {
       state.textOpen = true;
       parts.push({ type: 'text-start', id: textId });
