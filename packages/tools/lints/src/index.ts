@@ -1,0 +1,10 @@
+export { type DiagnosticSeverity, formatDiagnostic, type LintDiagnostic, sortDiagnostics } from './diagnostic.js';
+export { parseEslintJson, runEslint } from './eslint-linter.js';
+export { findEslintConfig, findInstalledPackage, type InstalledLinter } from './find-linters.js';
+export { findTsconfigProjects, isInScope, type LintScope, type LintTarget, resolveLintScope } from './lint-scope.js';
+export type { LinterReport } from './linter-report.js';
+export { type LintCommand, type LintsSettings, type ResolvedLintsSettings, resolveLintsSettings } from './lints-settings.js';
+export { lintTools, lintToolsPlugin } from './plugin.js';
+export { type ReadLintsInput, readLintsInputSchema, readLintsTool } from './read-lints-tool.js';
+export { type CommandResult, linterEnvironment, runCommand } from './run-command.js';
+export { parseTscOutput, type RunLinterCommand, runTypeScript } from './typescript-linter.js';

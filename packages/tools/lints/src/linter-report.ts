@@ -1,0 +1,10 @@
+import type { LintDiagnostic } from './diagnostic.js';
+
+/** What one linter did in a call, for the report's header and the structured result. */
+export interface LinterReport {
+  name: string;
+  status: 'ran' | 'not-found' | 'not-configured' | 'failed' | 'timed-out';
+  /** One sentence: version and project, or why it did not run. */
+  detail: string;
+  diagnostics: LintDiagnostic[];
+}
