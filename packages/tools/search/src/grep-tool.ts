@@ -86,7 +86,7 @@ export async function runGrep(input: GrepInput, context: ToolExecutionContext): 
   context.signal.throwIfAborted();
   const rendered = renderEntries(entries, { ...limits, ...(plan.headLimit ? { headLimit: plan.headLimit } : {}) });
   const notices: string[] = [];
-  if (stoppedBy === 'timeout') notices.push(`[Search stopped after ${Math.round(timeoutMs / 1000)} s; results are partial. Narrow it with path, glob or type, or use a simpler pattern.]`);
+  if (stoppedBy === 'timeout') notices.push(`[Search stopped after ${timeoutMs} ms; results are partial. Narrow it with path, glob or type, or use a simpler pattern.]`);
   else if (rendered.stoppedBy === 'cap' || stoppedBy) notices.push(`[Output truncated after ${rendered.lines} results. Narrow the search with path, glob or type, use output_mode files_with_matches, or set head_limit.]`);
   else if (rendered.stoppedBy === 'head_limit') notices.push(`[Showing the first ${rendered.lines} results (head_limit); more exist.]`);
   const body = rendered.lines === 0 ? 'No matches found.' : rendered.text;
