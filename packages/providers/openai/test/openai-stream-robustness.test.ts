@@ -82,6 +82,27 @@ describe('a stream that drops', () => {
   });
 });
 
+describe('an error inside a 200 stream', () => {
+  it('becomes an in-band, retryable ProviderError after the text that came before it', async () => {
+    const body =
+      'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}\n\n' +
+      'data: {"error":{"message":"The server is overloaded","type":"server_error","code":null}}\n\n';
+    const server = await startFixtureServer([{ status: 200, headers: { 'content-type': 'text/event-stream', 'x-request-id': 'req_mid' }, body }]);
+    const model = createOpenAI({ api: 'chat' }).languageModel('gpt-4o', context(server.url));
+    const result = await model.doStream({ prompt: simplePrompt });
+    const parts = await collect(result.stream);
+    await server.close();
+    expect(result.response?.headers?.['x-request-id']).toBe('req_mid');
+    expect(parts.map((part) => part.type)).toEqual(['stream-start', 'response-metadata', 'text-start', 'text-delta', 'error']);
+    expect(describeError((parts.at(-1) as { error: unknown }).error)).toMatchObject({
+      message: 'OpenAI stream failed: The server is overloaded.',
+      isRetryable: true,
+      responseStarted: true,
+      requestId: 'req_mid',
+    });
+  });
+});
+
 describe('aborts', () => {
   it('rethrows the abort reason mid-stream, unwrapped, and never emits an error part', async () => {
     const file = 'openai-chat/stream-text-usage.sse';
