@@ -15,7 +15,7 @@ export { addUsage, emptyUsage, toTokenUsage } from './runtime/token-usage.js';
 export { costOf } from './runtime/cost.js';
 export type { UserMessage } from './runtime/user-message.js';
 export { buildSystemPrompt, systemReminder } from './context/system-prompt.js';
-export { composeStore, createMemoryStore, hashBlob } from './store/index.js';
+export { type ComposeStoreParts, compareListKeys, composeStore, createMemoryStore, decodeListCursor, encodeListCursor, hashBlob, isBlobHash, type ListSortKey, normalizeListLimit } from './store/index.js';
 export { defineTool } from './tools/define-tool.js';
 export { isJsonSchemaInput, toolInputJsonSchema } from './tools/tool-schema.js';
 export * from './permissions/index.js';

@@ -51,7 +51,13 @@ export async function* streamWithRetry(
     try {
       armWatchdog();
       const result = await model.doStream({ ...callOptions, abortSignal: signal });
-      for await (const part of result.stream) {
+      // Pull parts with a race against the attempt's signal: a stream that ignores its signal
+      // (or a socket that never closes) cannot hold the run hostage past the watchdog.
+      const iterator = result.stream[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await nextOrAbort(iterator, signal);
+        if (next.done) break;
+        const part = next.value;
         armWatchdog();
         if (part.type === 'error') {
           failure = part.error;
@@ -78,6 +84,23 @@ export async function* streamWithRetry(
     const delayMs = retryDelayMs(policy, attempt, advice.retryAfterMs, options.random);
     await options.onRetry?.({ attempt, delayMs, error: failure });
     await abortableDelay(delayMs, options.signal);
+  }
+}
+
+async function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal): Promise<IteratorResult<T>> {
+  if (signal.aborted) throw signal.reason;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      void iterator.return?.().catch(() => undefined);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([iterator.next(), aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
 

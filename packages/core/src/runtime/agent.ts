@@ -31,6 +31,8 @@ export class CairnAgent {
   private queue: Promise<unknown> = Promise.resolve();
   private pending = 0;
   private active: { run: Run; controller: AbortController } | undefined;
+  /** Controllers of runs queued or running in this process: `local.force` aborts them all. */
+  private readonly inFlight = new Set<AbortController>();
   private closed = false;
   private currentMode: string;
 
@@ -117,7 +119,7 @@ export class CairnAgent {
     const userMessage: UserMessage = typeof message === 'string' ? { text: message } : message;
     if (!userMessage.text?.trim() && !userMessage.images?.length) throw new ConfigurationError('send() needs a non-empty message.');
     const runId = newId('run');
-    if (options.local?.force && this.active) this.active.controller.abort();
+    if (options.local?.force) for (const earlier of this.inFlight) earlier.abort();
     if (this.pending === 0) await this.acquireLease(runId, options.local?.force === true);
     this.pending++;
     const now = Date.now();
@@ -137,6 +139,7 @@ export class CairnAgent {
     await this.store.runs.create(record);
     const log = new RunEventLog(this.store.runEvents, runId);
     const controller = new AbortController();
+    this.inFlight.add(controller);
     if (options.signal) {
       if (options.signal.aborted) controller.abort();
       else options.signal.addEventListener('abort', () => controller.abort(), { once: true });
@@ -149,6 +152,7 @@ export class CairnAgent {
       .then(() => this.execute(run, record, log, controller, userMessage, runMode, options))
       .then(resolveDone, (error: unknown) => resolveDone(this.failedResult(run, error)))
       .finally(() => {
+        this.inFlight.delete(controller);
         this.pending--;
         if (this.pending === 0) void this.store.agents.releaseLease(this.agentId, runId).catch(() => undefined);
       });
