@@ -1,0 +1,80 @@
+import type { EmbeddingModelV1 } from '@cairn/core';
+import { createIndex, type IndexProgress } from '@cairn/indexer';
+
+export interface IndexCommandOptions {
+  cwd: string;
+  json?: boolean;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  isTTY: boolean;
+  /** Index location; default `$CAIRN_HOME` or `~/.cairn`. */
+  home?: string;
+  /** Vectors too when configured; BM25 only otherwise. */
+  embeddingModel?: EmbeddingModelV1;
+}
+
+const phaseLabels: Record<IndexProgress['phase'], string> = { scan: 'Scanning', chunk: 'Indexing', embed: 'Embedding', done: 'Done' };
+
+function progressLine(progress: IndexProgress): string {
+  if (progress.phase === 'scan') return `${phaseLabels.scan} ${progress.files} files`;
+  if (progress.phase === 'embed') return `${phaseLabels.embed} ${progress.embedded}/${progress.chunks} chunks`;
+  return `${phaseLabels[progress.phase]} ${progress.files}/${progress.totalFiles} files, ${progress.chunks} chunks`;
+}
+
+function bar(fraction: number, width = 24): string {
+  const filled = Math.round(Math.max(0, Math.min(1, fraction)) * width);
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
+}
+
+/** `cairn index`: build or update the workspace index. Progress goes to stderr, the summary to stdout. */
+export async function runIndexCommand(options: IndexCommandOptions): Promise<number> {
+  let lastPlainPhase = '';
+  let lastPlainAt = 0;
+  const onProgress = (progress: IndexProgress) => {
+    if (options.json) return;
+    if (options.isTTY) {
+      const fraction = progress.phase === 'embed' ? progress.embedded / Math.max(1, progress.chunks) : progress.files / Math.max(1, progress.totalFiles);
+      options.stderr.write(`\r\x1b[2K${bar(progress.phase === 'scan' ? 0 : fraction)} ${progressLine(progress)}`);
+      return;
+    }
+    // Plain lines: one per phase change, then at most one every two seconds.
+    const now = Date.now();
+    if (progress.phase !== lastPlainPhase || now - lastPlainAt > 2000) {
+      if (progress.phase !== 'done') options.stderr.write(`${progressLine(progress)}\n`);
+      lastPlainPhase = progress.phase;
+      lastPlainAt = now;
+    }
+  };
+  let index: Awaited<ReturnType<typeof createIndex>> | undefined;
+  try {
+    const started = performance.now();
+    index = await createIndex({
+      cwd: options.cwd, onProgress,
+      ...(options.home ? { home: options.home } : {}),
+      ...(options.embeddingModel ? { embeddingModel: options.embeddingModel } : {}),
+    });
+    const result = await index.sync();
+    const stats = await index.stats();
+    const seconds = (performance.now() - started) / 1000;
+    if (options.isTTY && !options.json) options.stderr.write('\r\x1b[2K');
+    if (options.json) {
+      options.stdout.write(`${JSON.stringify({ ...result, files: stats.files, totalChunks: stats.chunks, vectors: stats.vectors, bytesOnDisk: stats.bytesOnDisk, seconds: Number(seconds.toFixed(3)) })}\n`);
+    } else {
+      options.stdout.write(
+        `Indexed ${stats.files} files (${result.indexedFiles} updated, ${result.removedFiles} removed, ${result.unchangedFiles} unchanged), ` +
+          `${stats.chunks} chunks${stats.vectors ? `, ${stats.vectors} vectors` : ''} in ${seconds.toFixed(1)} s.\n`,
+      );
+    }
+    if (result.embeddingError) {
+      options.stderr.write(`Embeddings failed (${result.embeddingError}); keyword search still works. Run cairn index again to retry.\n`);
+      return 1;
+    }
+    return 0;
+  } catch (error) {
+    if (options.isTTY && !options.json) options.stderr.write('\r\x1b[2K');
+    options.stderr.write(`cairn index: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    index?.close();
+  }
+}

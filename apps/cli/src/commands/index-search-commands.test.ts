@@ -1,0 +1,71 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runIndexCommand } from './index-command.js';
+import { runSearchCommand } from './search-command.js';
+
+function capture() {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  return { stream, read: () => text };
+}
+
+const bases: string[] = [];
+afterEach(async () => {
+  for (const base of bases.splice(0)) await rm(base, { recursive: true, force: true });
+});
+
+async function workspace() {
+  const base = await mkdtemp(join(tmpdir(), 'cairn-cli-index-'));
+  bases.push(base);
+  const cwd = join(base, 'proj');
+  await mkdir(join(cwd, 'src'), { recursive: true });
+  await writeFile(join(cwd, 'src/parser.ts'), 'export function parseConfigFile(text: string) {\n  return JSON.parse(text);\n}\n');
+  await writeFile(join(cwd, 'src/server.py'), 'def start_http_server(port):\n    return port\n');
+  return { cwd, home: join(base, 'home') };
+}
+
+describe('cairn index / cairn search', () => {
+  it('indexes with plain progress lines, then searches in text and JSON', async () => {
+    const { cwd, home } = await workspace();
+    const out = capture();
+    const err = capture();
+    expect(await runIndexCommand({ cwd, home, stdout: out.stream, stderr: err.stream, isTTY: false })).toBe(0);
+    expect(out.read()).toMatch(/^Indexed 2 files \(2 updated, 0 removed, 0 unchanged\), 2 chunks in \d+\.\d s\.\n$/);
+    expect(err.read()).toContain('Scanning');
+    expect(err.read()).not.toContain('\r');
+
+    const text = capture();
+    expect(await runSearchCommand('parse config file', { cwd, home, limit: 5, json: false, stdout: text.stream, stderr: capture().stream })).toBe(0);
+    expect(text.read().split('\n')[0]).toBe('src/parser.ts:1-3  parseConfigFile');
+
+    const json = capture();
+    expect(await runSearchCommand('start http server', { cwd, home, limit: 1, json: true, stdout: json.stream, stderr: capture().stream })).toBe(0);
+    const rows = JSON.parse(json.read());
+    expect(rows).toEqual([{ path: 'src/server.py', startLine: 1, endLine: 2, score: expect.any(Number), symbol: 'start_http_server' }]);
+  });
+
+  it('draws a progress bar on a TTY and prints JSON summaries', async () => {
+    const { cwd, home } = await workspace();
+    const err = capture();
+    expect(await runIndexCommand({ cwd, home, stdout: capture().stream, stderr: err.stream, isTTY: true })).toBe(0);
+    expect(err.read()).toContain('\r\x1b[2K[');
+    const out = capture();
+    expect(await runIndexCommand({ cwd, home, json: true, stdout: out.stream, stderr: capture().stream, isTTY: false })).toBe(0);
+    expect(JSON.parse(out.read())).toMatchObject({ indexedFiles: 0, unchangedFiles: 2, files: 2 });
+  });
+
+  it('fails with one clear line for a missing folder or an empty query', async () => {
+    const err = capture();
+    expect(await runIndexCommand({ cwd: join(tmpdir(), 'cairn-no-such-folder-xyz'), stdout: capture().stream, stderr: err.stream, isTTY: false })).toBe(1);
+    expect(err.read()).toMatch(/^cairn index: The workspace folder .* does not exist or cannot be read\.\n$/);
+    const searchErr = capture();
+    expect(await runSearchCommand('  ', { cwd: '.', limit: 5, json: false, stdout: capture().stream, stderr: searchErr.stream })).toBe(2);
+    expect(searchErr.read()).toContain('give a query');
+  });
+});

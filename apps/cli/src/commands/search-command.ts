@@ -1,0 +1,47 @@
+import type { EmbeddingModelV1 } from '@cairn/core';
+import { createIndex } from '@cairn/indexer';
+
+export interface SearchCommandOptions {
+  cwd: string;
+  limit: number;
+  json: boolean;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  home?: string;
+  embeddingModel?: EmbeddingModelV1;
+}
+
+/**
+ * `cairn search "query"`: brings the index up to date (incremental, so cheap when nothing changed)
+ * and prints the best chunks, `path:startLine-endLine  symbol` per line or a JSON array.
+ */
+export async function runSearchCommand(query: string, options: SearchCommandOptions): Promise<number> {
+  if (!query.trim()) {
+    options.stderr.write('cairn search: give a query, e.g. cairn search "where is the config loaded"\n');
+    return 2;
+  }
+  let index: Awaited<ReturnType<typeof createIndex>> | undefined;
+  try {
+    index = await createIndex({
+      cwd: options.cwd,
+      ...(options.home ? { home: options.home } : {}),
+      ...(options.embeddingModel ? { embeddingModel: options.embeddingModel } : {}),
+    });
+    await index.sync();
+    const results = await index.search(query, { limit: Math.max(1, options.limit) });
+    if (options.json) {
+      const rows = results.map(({ path, startLine, endLine, score, symbol }) => ({ path, startLine, endLine, score, ...(symbol ? { symbol } : {}) }));
+      options.stdout.write(`${JSON.stringify(rows)}\n`);
+    } else if (results.length === 0) {
+      options.stderr.write('No matching code found.\n');
+    } else {
+      for (const result of results) options.stdout.write(`${result.path}:${result.startLine}-${result.endLine}${result.symbol ? `  ${result.symbol}` : ''}\n`);
+    }
+    return 0;
+  } catch (error) {
+    options.stderr.write(`cairn search: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    index?.close();
+  }
+}
