@@ -127,7 +127,8 @@ export function convertOpenAIError(
       endpoint,
       responseStarted,
       cause: error,
-      code: typeof code === 'string' ? code : 'provider_error',
+      // 413 means the request was too large: the runtime treats it like a context overflow.
+      code: typeof code === 'string' ? code : status === 413 ? 'context_length_exceeded' : 'provider_error',
     });
   }
 

@@ -147,6 +147,34 @@ describe('errors and retries', () => {
     expect([error.status, error.isRetryable]).toEqual([500, true]);
   });
 
+  it.each([
+    [400, false],
+    [401, false],
+    [403, false],
+    [404, false],
+    [408, true],
+    [409, true],
+    [413, false],
+    [500, true],
+    [503, true],
+  ])('status %i is retryable: %s', async (status, retryable) => {
+    const server = await startFixtureServer([{ status, headers: { 'content-type': 'application/json' }, body: '{"error":{"message":"nope"}}' }]);
+    const model = createOpenAI({ api: 'responses' }).languageModel('gpt-5', context(server.url));
+    const error = (await rejection(model.doStream({ prompt: simplePrompt }))) as ProviderError;
+    await server.close();
+    expect([error.status, error.isRetryable, server.requests.length]).toEqual([status, retryable, 1]);
+    if (status === 413) expect(error.code).toBe('context_length_exceeded');
+  });
+
+  it('keeps context_length_exceeded as the code, not retryable, so the runtime can compact', async () => {
+    const body = '{"error":{"message":"This model\'s maximum context length is 128000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}';
+    const server = await startFixtureServer([{ status: 400, headers: { 'content-type': 'application/json' }, body }]);
+    const model = createOpenAI({ api: 'chat' }).languageModel('gpt-4o', context(server.url));
+    const error = (await rejection(model.doStream({ prompt: simplePrompt }))) as ProviderError;
+    await server.close();
+    expect([error.code, error.isRetryable]).toEqual(['context_length_exceeded', false]);
+  });
+
   it('honours x-should-retry and caps an absurd retry-after (and says so)', async () => {
     const server = await startFixtureServer([
       { status: 400, headers: { 'content-type': 'application/json', 'x-should-retry': 'true' }, body: '{"error":{"message":"try again"}}' },
