@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { convertToGoogleMessages, PLACEHOLDER_THOUGHT_SIGNATURE } from './convert-to-google-messages.js';
+
+describe('convertToGoogleMessages', () => {
+  it('system messages become systemInstruction; images inlineData', () => {
+    const converted = convertToGoogleMessages([
+      { role: 'system', content: 'A' },
+      { role: 'system', content: 'B' },
+      { role: 'user', content: [{ type: 'image', data: 'AAAA', mediaType: 'image/png' }] },
+    ]);
+    expect(converted.systemInstruction).toEqual({ parts: [{ text: 'A' }, { text: 'B' }] });
+    expect(converted.contents).toEqual([{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }] }]);
+  });
+
+  it('function responses carry the call name and API id, in order, before later user text', () => {
+    const converted = convertToGoogleMessages([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'gen-0', toolName: 'read', input: { path: 'a' }, providerMetadata: { google: { thoughtSignature: 'sig' } } },
+          { type: 'tool-call', toolCallId: 'api-9', toolName: 'grep', input: { q: 'x' }, providerMetadata: { google: { functionCallId: 'api-9' } } },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'gen-0', toolName: 'read', output: { type: 'text', value: 'A' } }] },
+      { role: 'user', content: [{ type: 'text', text: 'reminder' }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'api-9', toolName: 'grep', output: { type: 'error-text', value: 'bad regex' } }] },
+    ]);
+    expect(converted.contents).toEqual([
+      {
+        role: 'model',
+        parts: [
+          { functionCall: { name: 'read', args: { path: 'a' } }, thoughtSignature: 'sig' },
+          { functionCall: { id: 'api-9', name: 'grep', args: { q: 'x' } } },
+        ],
+      },
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { name: 'read', response: { output: 'A' } } },
+          { functionResponse: { id: 'api-9', name: 'grep', response: { error: 'bad regex' } } },
+          { text: 'reminder' },
+        ],
+      },
+    ]);
+  });
+
+  it('reasoning goes back as thought parts; the placeholder only when a turn has no signature at all', () => {
+    const unsigned = convertToGoogleMessages([{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'a', toolName: 'ls', input: {} }, { type: 'tool-call', toolCallId: 'b', toolName: 'ls', input: {} }] }], { placeholderSignatures: true });
+    expect(unsigned.contents[0]!.parts.map((part) => ('thoughtSignature' in part ? part.thoughtSignature : undefined))).toEqual([PLACEHOLDER_THOUGHT_SIGNATURE, undefined]);
+    const signed = convertToGoogleMessages(
+      [{ role: 'assistant', content: [{ type: 'reasoning', text: 'think', signature: 'rs' }, { type: 'tool-call', toolCallId: 'a', toolName: 'ls', input: {} }] }],
+      { placeholderSignatures: true },
+    );
+    expect(signed.contents[0]!.parts).toEqual([{ text: 'think', thought: true, thoughtSignature: 'rs' }, { functionCall: { name: 'ls', args: {} } }]);
+  });
+});
