@@ -87,7 +87,8 @@ export async function startFixtureServer(handler: FixtureHandler | FixtureRespon
     const size = response.chunkSize ?? bytes.length;
     for (let start = 0; start < Math.min(limit, bytes.length); start += size) {
       const end = Math.min(start + size, limit, bytes.length);
-      outgoing.write(bytes.subarray(start, end));
+      // Wait until the piece is handed to the socket, so a drop right after it still delivers it.
+      await new Promise<void>((resolve) => outgoing.write(bytes.subarray(start, end), () => resolve()));
       if (response.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, response.chunkDelayMs));
       if (outgoing.destroyed) return;
     }

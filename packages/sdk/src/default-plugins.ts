@@ -1,0 +1,25 @@
+import type { CairnPlugin } from '@cairn/core';
+import { anthropic } from '@cairn/provider-anthropic';
+import { google } from '@cairn/provider-google';
+import { ollama, openai } from '@cairn/provider-openai';
+import { fsToolsPlugin } from '@cairn/tools-fs';
+import { lintToolsPlugin } from '@cairn/tools-lints';
+import { notebookToolsPlugin } from '@cairn/tools-notebook';
+import { planningToolsPlugin } from '@cairn/tools-planning';
+import { searchToolsPlugin } from '@cairn/tools-search';
+import { shellToolsPlugin } from '@cairn/tools-shell';
+import { webToolsPlugin } from '@cairn/tools-web';
+import { modesPlugin } from '@cairn/modes';
+
+/** Every provider, tool pack and mode that ships with Cairn. */
+export const defaultPlugins: CairnPlugin[] = [
+  { name: '@cairn/providers', providers: [openai, ollama, anthropic, google] },
+  fsToolsPlugin,
+  searchToolsPlugin,
+  shellToolsPlugin,
+  webToolsPlugin,
+  planningToolsPlugin,
+  notebookToolsPlugin,
+  lintToolsPlugin,
+  modesPlugin,
+];
