@@ -235,17 +235,17 @@ describe('anthropic outgoing requests', () => {
         {
           "content": [
             {
-              "content": "No such file",
-              "is_error": true,
-              "tool_use_id": "toolu_b",
+              "content": "A",
+              "tool_use_id": "toolu_a",
               "type": "tool_result",
             },
             {
               "cache_control": {
                 "type": "ephemeral",
               },
-              "content": "A",
-              "tool_use_id": "toolu_a",
+              "content": "No such file",
+              "is_error": true,
+              "tool_use_id": "toolu_b",
               "type": "tool_result",
             },
           ],
