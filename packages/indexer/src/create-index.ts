@@ -119,7 +119,7 @@ class WorkspaceIndex implements CodebaseIndex {
         prepared.push({ type: 'touch', record });
         continue;
       }
-      const chunks = (await chunkFile(path, read.text)).map((chunk) => ({ ...chunk, contentHash: contentHash(embeddingInput(chunk)) }));
+      const chunks = (await chunkFile(path, read.text, this.options.chunking === 'lines' ? { strategy: 'lines' } : {})).map((chunk) => ({ ...chunk, contentHash: contentHash(embeddingInput(chunk)) }));
       prepared.push({ type: 'write', record, chunks });
     }
     return prepared;

@@ -84,6 +84,8 @@ export interface CreateIndexOptions {
   maxFiles?: number;
   /** Files chunked per transaction (default 64). */
   batchSize?: number;
+  /** `lines` cuts every file into line windows (for evaluations); default `syntax` (tree-sitter). */
+  chunking?: 'syntax' | 'lines';
   /** Backoff for retryable embedding errors. */
   embeddingRetry?: { maxRetries?: number; initialDelayMs?: number };
 }

@@ -1,0 +1,54 @@
+// Offline corpora for the benchmarks: zod's TypeScript sources (a dev dependency of this package)
+// and TypeScript's bundled lib .d.ts files under 1 MiB. Copied into a temp folder so the index sees
+// an ordinary workspace.
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+export function zodSourceDir() {
+  return join(dirname(require.resolve('zod/package.json')), 'src');
+}
+
+export function typescriptLibDir() {
+  return join(dirname(require.resolve('typescript/package.json')), 'lib');
+}
+
+function walk(dir, keep, out = []) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path, keep, out);
+    else if (entry.isFile() && keep(path)) out.push(path);
+  }
+  return out;
+}
+
+/** Copy the corpus into a fresh temp workspace; `transform(text)` may rewrite each file. */
+export function buildCorpus({ typescriptLib = true, transform } = {}) {
+  const base = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
+  const root = join(base, 'workspace');
+  const sources = [
+    { from: zodSourceDir(), to: 'zod', keep: (path) => /\.(ts|js)$/.test(path) },
+    ...(typescriptLib ? [{ from: typescriptLibDir(), to: 'typescript-lib', keep: (path) => path.endsWith('.d.ts') && statSync(path).size < 1024 * 1024 }] : []),
+  ];
+  let files = 0;
+  let lines = 0;
+  let bytes = 0;
+  for (const source of sources) {
+    for (const path of walk(source.from, source.keep)) {
+      const target = join(root, source.to, relative(source.from, path));
+      mkdirSync(dirname(target), { recursive: true });
+      let text = readFileSync(path, 'utf8');
+      if (transform) text = transform(text, relative(source.from, path));
+      writeFileSync(target, text);
+      files++;
+      lines += text.split('\n').length;
+      bytes += Buffer.byteLength(text);
+    }
+  }
+  return { base, root, home: join(base, 'home'), files, lines, bytes };
+}
+
+export { cpSync };
