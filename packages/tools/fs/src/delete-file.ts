@@ -48,12 +48,15 @@ export const deleteFileTool = defineTool<DeleteFileInput>({
   async execute(input, context) {
     throwIfAborted(context.signal);
     if (typeof input.path !== 'string' || input.path.trim() === '') throw new ToolError('A path is required.');
+    const protect = (path: string) => {
+      const reason = context.settings?.allowProtectedWrites === true ? undefined : protectedPathReason(context.cwd, path);
+      if (reason) throw new ToolError(`Deleting ${input.path} is refused: ${reason}. Ask the user to do it.`);
+    };
+    // The name as given first (whether it exists or not), then the entry behind symlinked folders.
+    protect(resolve(context.cwd, input.path));
     const { entry, relative } = await resolveEntry(context.cwd, input.path);
+    protect(entry);
     if (context.isPathDenied(entry, 'delete')) throw new ToolError(`Deleting ${relative} is denied by the permission rules.`);
-    if (context.settings?.allowProtectedWrites !== true) {
-      const reason = protectedPathReason(context.cwd, entry);
-      if (reason) throw new ToolError(`Deleting ${relative} is refused: ${reason}. Ask the user to do it.`);
-    }
     let stats: Awaited<ReturnType<typeof lstat>>;
     try {
       stats = await lstat(entry);

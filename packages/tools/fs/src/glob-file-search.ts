@@ -1,9 +1,9 @@
 import { realpath, stat } from 'node:fs/promises';
 import { defineTool, ToolError, type ToolExecutionContext } from '@cairn/core';
 import { isInsideRoot } from '@cairn/core/node';
-import picomatch from 'picomatch';
 import { z } from 'zod';
 import { throwIfAborted } from './shared/abort.js';
+import { compileGlob } from './shared/glob-match.js';
 import { ignoreRulesFor } from './shared/ignore-scope.js';
 import { type WalkEntry, walkWorkspace } from './shared/walk.js';
 import { displayPathOf, resolveReadTarget } from './shared/workspace-target.js';
@@ -60,12 +60,7 @@ export const globFileSearchTool = defineTool<GlobFileSearchInput>({
     const folderStats = await stat(resolved.absolute).catch(() => undefined);
     if (!folderStats) throw new ToolError(`${displayPath} does not exist.`);
     if (!folderStats.isDirectory()) throw new ToolError(`${displayPath} is a file; pass a folder as path.`);
-    let matches: (path: string) => boolean;
-    try {
-      matches = picomatch(pattern, { dot: true });
-    } catch (error) {
-      throw new ToolError(`The glob pattern ${input.pattern} is invalid: ${(error as Error).message}`);
-    }
+    const matches = compileGlob(pattern);
     const prefixLength = resolved.relative === '' ? 0 : resolved.relative.length + 1;
     const candidates: WalkEntry[] = [];
     const walk = await walkWorkspace({

@@ -1,9 +1,9 @@
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { defineTool, ToolError, type ToolExecutionContext } from '@cairn/core';
 import { isInsideRoot } from '@cairn/core/node';
-import picomatch from 'picomatch';
 import { z } from 'zod';
 import { throwIfAborted } from './shared/abort.js';
+import { compileGlob } from './shared/glob-match.js';
 import { ignoreRulesFor } from './shared/ignore-scope.js';
 import { type WalkEntry, walkWorkspace } from './shared/walk.js';
 import { displayPathOf, resolveReadTarget } from './shared/workspace-target.js';
@@ -33,9 +33,9 @@ export function formatSize(bytes: number): string {
 /** A pattern without a slash matches a name at any depth (like .gitignore); with one, the path from the listed folder. */
 function ignoreMatcher(patterns: string[] | undefined): (relativeToListing: string, name: string) => boolean {
   if (!patterns || patterns.length === 0) return () => false;
-  const byName = picomatch(patterns.filter((pattern) => !pattern.includes('/')), { dot: true });
-  const byPath = picomatch(patterns.filter((pattern) => pattern.includes('/')).map((pattern) => pattern.replace(/^\.?\//, '')), { dot: true });
-  return (relativeToListing, name) => byName(name) || byPath(relativeToListing);
+  const byName = patterns.filter((pattern) => !pattern.includes('/')).map(compileGlob);
+  const byPath = patterns.filter((pattern) => pattern.includes('/')).map((pattern) => compileGlob(pattern.replace(/^\.?\//, '')));
+  return (relativeToListing, name) => byName.some((match) => match(name)) || byPath.some((match) => match(relativeToListing));
 }
 
 async function describeEntry(root: string, entry: WalkEntry): Promise<string> {

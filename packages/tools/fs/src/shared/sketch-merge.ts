@@ -188,10 +188,12 @@ export function mergeSketch(originalText: string, sketch: string): SketchMerge {
     let end: number;
     if (segment.attachEnd) {
       end = original.length;
-      const lastLine = trimmed(segment.lines[lastNonBlank(segment.lines)]!);
+      const lastRaw = segment.lines[lastNonBlank(segment.lines)]!;
+      const lastLine = trimmed(lastRaw);
       const tail = lastNonBlank(original);
       const elsewhere = original.findIndex((line, position) => position >= start && position !== tail && trimmed(line) === lastLine);
-      if (trimmed(original[tail] ?? '') !== lastLine && elsewhere !== -1) {
+      // Compared with indentation: a sketch ending on a method's "  }" does not end on the file's final "}".
+      if ((original[tail] ?? '').trimEnd() !== lastRaw.trimEnd() && elsewhere !== -1) {
         fail(
           `the sketch does not end with a "... existing code ..." marker, so it would replace everything to the end of the file, yet its last line ${quote(lastLine)} is line ${elsewhere + 1}. ` +
             'End the sketch with a marker to keep the lines below.',

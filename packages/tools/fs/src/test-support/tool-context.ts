@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FileChange, ToolDefinition, ToolExecutionContext, ToolResult } from '@cairn/core';
+import type { FileChange, ToolDefinition, ToolExecutionContext, ToolResult, ToolResultContent } from '@cairn/core';
 import { canonicalWorkspaceRoot } from '@cairn/core/node';
 
 /** A temp folder holding the workspace `proj` and its evil sibling `proj-evil` (same name prefix). */
@@ -62,7 +62,7 @@ export async function run<Input>(tool: ToolDefinition<Input>, input: unknown, co
 export function textOf(result: ToolResult): string {
   if (typeof result === 'string') return result;
   if (result && typeof result === 'object' && 'content' in result && Array.isArray(result.content)) {
-    return result.content.map((part) => (part.type === 'text' ? part.text : `[image ${part.mediaType}]`)).join('\n');
+    return (result as ToolResultContent).content.map((part) => (part.type === 'text' ? part.text : `[image ${part.mediaType}]`)).join('\n');
   }
   return JSON.stringify(result);
 }
