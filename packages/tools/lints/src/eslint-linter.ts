@@ -53,7 +53,14 @@ export async function runEslint(scope: LintScope, run: RunLinterCommand): Promis
   if (result.timedOut) return { name: 'ESLint', status: 'timed-out', detail: `${label}: timed out`, diagnostics: [] };
   // Exit 0: clean, 1: problems found, 2: ESLint itself failed (bad config, crash).
   if (result.exitCode !== 0 && result.exitCode !== 1) {
-    const reason = (result.stderr || result.stdout).trim().split(/\r?\n/).slice(0, 3).join(' ').slice(0, 400);
+    // Skip ESLint's own banner ("Oops! Something went wrong! :(", "ESLint: 10.x") to reach the cause.
+    const reason = (result.stderr || result.stdout)
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('Oops!') && !/^ESLint: \d/.test(line))
+      .slice(0, 3)
+      .join(' ')
+      .slice(0, 400);
     return { name: 'ESLint', status: 'failed', detail: `${label}: failed with exit code ${result.exitCode}: ${reason}`, diagnostics: [] };
   }
   let parsed: Array<LintDiagnostic & { absolute: string }>;

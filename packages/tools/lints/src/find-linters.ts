@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { toPosix } from '@cairn/core/node';
 
@@ -14,27 +13,26 @@ export interface InstalledLinter {
 }
 
 /**
- * Find a package the way the workspace's own tools would (Node resolution from the workspace root,
- * so a hoisted or parent `node_modules` counts), and the script behind its `bin` entry.
+ * Find a package the way the workspace's own scripts would: `node_modules/<name>` in the workspace
+ * root or a folder above it (a monorepo root). Deliberately not `require.resolve`, which also
+ * honours NODE_PATH and global folders and would pick up a linter that is not the workspace's.
  */
 export function findInstalledPackage(root: string, packageName: string, binName: string): InstalledLinter | undefined {
-  const require = createRequire(join(root, '__cairn_lints__.js'));
-  let packageJsonPath: string;
-  try {
-    packageJsonPath = require.resolve(`${packageName}/package.json`);
-  } catch {
-    // Packages whose `exports` hide package.json: resolve the main entry and walk up to it.
-    try {
-      packageJsonPath = findPackageJsonAbove(require.resolve(packageName), packageName) ?? '';
-    } catch {
-      return undefined;
-    }
-    if (!packageJsonPath) return undefined;
+  for (let directory = root; ; directory = dirname(directory)) {
+    const local = join(directory, 'node_modules', packageName);
+    const found = readInstalledPackage(root, local, binName);
+    if (found) return found;
+    if (dirname(directory) === directory) return undefined;
   }
-  const directory = dirname(packageJsonPath);
+}
+
+function readInstalledPackage(root: string, packageDirectory: string, binName: string): InstalledLinter | undefined {
   let manifest: { version?: string; bin?: string | Record<string, string> };
+  let directory: string;
   try {
-    manifest = JSON.parse(readFileSync(packageJsonPath, 'utf8'));
+    // Follow the pnpm/yarn link to the real folder, so the script runs from where its dependencies are.
+    directory = realpathSync(packageDirectory);
+    manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
   } catch {
     return undefined;
   }
@@ -42,28 +40,8 @@ export function findInstalledPackage(root: string, packageName: string, binName:
   if (!bin) return undefined;
   const binScript = join(directory, bin);
   if (!existsSync(binScript)) return undefined;
-  // Resolution follows symlinks (pnpm stores); name the workspace's own link when there is one.
-  const local = join(root, 'node_modules', packageName);
-  const fromRoot = toPosix(relative(root, directory));
-  const displayPath = existsSync(join(local, 'package.json')) ? `node_modules/${packageName}` : fromRoot.startsWith('..') ? directory : fromRoot;
-  return { directory, version: manifest.version ?? 'unknown', binScript, displayPath };
-}
-
-function findPackageJsonAbove(entry: string, packageName: string): string | undefined {
-  let directory = dirname(entry);
-  for (;;) {
-    const candidate = join(directory, 'package.json');
-    if (existsSync(candidate)) {
-      try {
-        if ((JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === packageName) return candidate;
-      } catch {
-        // keep walking
-      }
-    }
-    const parent = dirname(directory);
-    if (parent === directory) return undefined;
-    directory = parent;
-  }
+  const fromRoot = toPosix(relative(root, packageDirectory));
+  return { directory, version: manifest.version ?? 'unknown', binScript, displayPath: fromRoot.startsWith('..') ? packageDirectory : fromRoot };
 }
 
 const eslintConfigNames = [
@@ -71,14 +49,20 @@ const eslintConfigNames = [
   '.eslintrc.js', '.eslintrc.cjs', '.eslintrc.yaml', '.eslintrc.yml', '.eslintrc.json', '.eslintrc',
 ];
 
-/** The ESLint configuration file at the workspace root, if any (ESLint refuses to run without one). */
+/**
+ * The ESLint configuration that applies at the workspace root: the first config file in the root or
+ * a folder above it, as ESLint looks it up (ESLint refuses to run without one). Relative to the root.
+ */
 export function findEslintConfig(root: string): string | undefined {
-  const name = eslintConfigNames.find((candidate) => existsSync(join(root, candidate)));
-  if (name) return name;
-  try {
-    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { eslintConfig?: unknown };
-    return manifest.eslintConfig ? 'package.json (eslintConfig)' : undefined;
-  } catch {
-    return undefined;
+  for (let directory = root; ; directory = dirname(directory)) {
+    const name = eslintConfigNames.find((candidate) => existsSync(join(directory, candidate)));
+    if (name) return toPosix(relative(root, join(directory, name)));
+    try {
+      const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { eslintConfig?: unknown };
+      if (manifest.eslintConfig) return `${toPosix(relative(root, join(directory, 'package.json')))} (eslintConfig)`;
+    } catch {
+      // no package.json here
+    }
+    if (dirname(directory) === directory) return undefined;
   }
 }

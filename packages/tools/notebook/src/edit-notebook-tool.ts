@@ -37,7 +37,8 @@ export const editNotebookTool = defineTool<EditNotebookInput>({
     }
     const root = await canonicalWorkspaceRoot(context.cwd);
     const target = await resolveWorkspacePath(root, input.path);
-    if (context.settings.allowProtectedWrites !== true) {
+    // `allowProtectedPathWrites` is the agent option's name; accept it too when the runtime forwards it.
+    if (context.settings.allowProtectedWrites !== true && context.settings.allowProtectedPathWrites !== true) {
       const reason = protectedPathReason(root, target.absolute) ?? protectedPathReason(root, target.lexical);
       if (reason) throw new ToolError(`Refused to edit ${input.path}: ${reason}.`);
     }

@@ -32,7 +32,7 @@ export const switchModeTool = defineTool<SwitchModeInput>({
       to: target,
       from: context.mode,
       explanation: input.explanation,
-      requestedAt: new Date().toISOString(),
+      requestedAt: Date.now(),
     };
     context.state.set(pendingModeSwitchStateKey, request);
     return (

@@ -40,6 +40,8 @@ export interface PendingModeSwitch {
   /** The mode the run was in when the model asked. */
   from: string;
   explanation: string;
-  /** ISO 8601 time of the request. */
-  requestedAt: string;
+  /** Epoch milliseconds of the request (the runtime's `PendingModeSwitch` shape). */
+  requestedAt: number;
+  /** Set by the runtime when the user approves a switch that requires approval (plan -> agent). */
+  approved?: boolean;
 }
