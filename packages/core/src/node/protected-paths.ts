@@ -1,7 +1,7 @@
-import { basename, relative, sep } from 'node:path';
+import { basename, isAbsolute, relative, sep } from 'node:path';
 
-// Files whose change would grant code execution or rewrite the agent's own policy.
-const protectedConfigFiles = new Set(['mcp.json', 'hooks.json', 'permissions.json', 'sandbox.json', 'settings.json', 'settings.local.json', 'cli.json']);
+// Files whose change would grant code execution or rewrite the agent's own policy (environment.json holds install/start commands).
+const protectedConfigFiles = new Set(['mcp.json', 'hooks.json', 'environment.json', 'permissions.json', 'sandbox.json', 'settings.json', 'settings.local.json', 'cli.json']);
 const shellStartupFiles = new Set([
   '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.zlogout',
   '.cshrc', '.tcshrc', '.kshrc', '.envrc', '.inputrc',
@@ -13,7 +13,8 @@ const shellStartupFiles = new Set([
  */
 export function protectedPathReason(root: string, absolutePath: string): string | undefined {
   const rel = relative(root, absolutePath);
-  if (rel === '' || rel.startsWith('..')) return undefined;
+  // Whole segments: a folder named `..git-stuff` inside the root is inside, not outside.
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
   const segments = rel.split(sep).map((segment) => segment.toLowerCase());
   const name = basename(rel).toLowerCase();
   if (segments.includes('.git')) return 'it is inside .git/ (git internals such as hooks and config run code)';

@@ -37,6 +37,19 @@ describe('resolveWorkspacePath', () => {
     await expect(resolveWorkspacePath(root, 'link/new-file.txt')).rejects.toThrow(/symbolic link/);
   });
 
+  it('follows a dangling symlink instead of treating it as a missing name', async () => {
+    const { base, root } = await workspace();
+    await symlink(join(base, 'proj-evil', 'not-yet'), join(root, 'dangling'));
+    await symlink(join(base, 'proj-evil', 'new-dir'), join(root, 'dangling-dir'));
+    await expect(resolveWorkspacePath(root, 'dangling')).rejects.toThrow(/symbolic link/);
+    await expect(resolveWorkspacePath(root, 'dangling-dir/file.txt')).rejects.toThrow(/symbolic link/);
+    await symlink('loop-b', join(root, 'loop-a'));
+    await symlink('loop-a', join(root, 'loop-b'));
+    await expect(resolveWorkspacePath(root, 'loop-a/x')).rejects.toBeInstanceOf(ToolError);
+    await symlink('src/later.ts', join(root, 'inside-dangling'));
+    expect((await resolveWorkspacePath(root, 'inside-dangling')).absolute).toBe(join(root, 'src', 'later.ts'));
+  });
+
   it('resolves paths inside, including ones that do not exist yet', async () => {
     const { root } = await workspace();
     const resolved = await resolveWorkspacePath(root, 'src/new/file.ts');
@@ -52,8 +65,13 @@ describe('protectedPathReason', () => {
     expect(protectedPathReason('/w', '/w/.cairn/permissions.json')).toMatch(/configuration/);
     expect(protectedPathReason('/w', '/w/.cursor/mcp.json')).toMatch(/cursor/);
     expect(protectedPathReason('/w', '/w/.bashrc')).toMatch(/start-up/);
+    expect(protectedPathReason('/w', '/w/.cursor/environment.json')).toMatch(/cursor/);
     expect(protectedPathReason('/w', '/w/src/index.ts')).toBeUndefined();
     expect(protectedPathReason('/w', '/w/.cursor/rules/style.mdc')).toBeUndefined();
+    // A folder whose name starts with ".." is inside the root, and its contents are protected too.
+    expect(protectedPathReason('/w', '/w/..vendor/.git/hooks/pre-commit')).toMatch(/git/);
+    expect(protectedPathReason('/w', '/w/..vendor/.bashrc')).toMatch(/start-up/);
+    expect(protectedPathReason('/w', '/other/.bashrc')).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
-import { lstat, realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { lstat, readlink, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ToolError } from '../spec/errors/index.js';
 
 /**
@@ -27,6 +27,7 @@ export async function canonicalWorkspaceRoot(cwd: string): Promise<string> {
 export async function canonicalizePath(absolutePath: string): Promise<string> {
   let existing = absolutePath;
   const missing: string[] = [];
+  let linkHops = 0;
   for (;;) {
     try {
       const real = await realpath(existing);
@@ -34,6 +35,13 @@ export async function canonicalizePath(absolutePath: string): Promise<string> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      // A dangling symlink is not a missing name: creating the path would land at its target.
+      const target = await readlink(existing).catch(() => undefined);
+      if (target !== undefined) {
+        if (++linkHops > 40) throw Object.assign(new Error(`Too many levels of symbolic links in ${absolutePath}`), { code: 'ELOOP' });
+        existing = resolve(dirname(existing), target);
+        continue;
+      }
       const parent = resolve(existing, '..');
       if (parent === existing) return absolutePath;
       missing.push(existing.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
@@ -68,7 +76,12 @@ export async function resolveWorkspacePath(root: string, inputPath: string, opti
   if (!isInsideRoot(root, lexical)) {
     throw new ToolError(`Path ${inputPath} is outside the workspace ${root}. Use a path inside the workspace.`);
   }
-  const absolute = await canonicalizePath(lexical);
+  let absolute: string;
+  try {
+    absolute = await canonicalizePath(lexical);
+  } catch (error) {
+    throw new ToolError(`Path ${inputPath} cannot be resolved (${(error as Error).message}).`, { cause: error });
+  }
   if (!isInsideRoot(root, absolute)) {
     throw new ToolError(`Path ${inputPath} resolves through a symbolic link to ${absolute}, outside the workspace. Refused.`);
   }
