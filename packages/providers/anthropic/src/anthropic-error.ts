@@ -34,6 +34,14 @@ export interface AnthropicErrorContext {
   /** True when content had already been streamed before the failure. */
   responseStarted?: boolean;
   requestId?: string;
+  /** The base URL the request went to, for the error's `endpoint`. */
+  endpoint?: string;
+}
+
+/** Context overflows get one code across providers, so the runtime can compact instead of failing. */
+function isContextOverflow(status: number | undefined, type: string | undefined, detail: string): boolean {
+  if (status === 413 || type === 'request_too_large') return true;
+  return status === 400 && /prompt is too long|context window|exceeds? the (model's )?(maximum )?context/i.test(detail);
 }
 
 function isApiErrorLike(error: unknown): error is AnthropicApiErrorLike {
@@ -97,7 +105,8 @@ export function toAnthropicProviderError(error: unknown, context: AnthropicError
       retryAfterMs: advice?.retryAfterMs,
       requestId: requestId ?? undefined,
       responseStarted,
-      code: type ?? 'provider_error',
+      endpoint: context.endpoint,
+      code: isContextOverflow(status, type ?? undefined, detail) ? 'context_length_exceeded' : (type ?? 'provider_error'),
       cause: error,
     });
   }
@@ -108,7 +117,8 @@ export function toAnthropicProviderError(error: unknown, context: AnthropicError
       isRetryable: true,
       responseStarted,
       requestId: context.requestId,
-      code: 'connection_error',
+      endpoint: context.endpoint,
+      code: 'provider_connection_error',
       cause: error,
     });
   }
@@ -118,6 +128,7 @@ export function toAnthropicProviderError(error: unknown, context: AnthropicError
     isRetryable: false,
     responseStarted,
     requestId: context.requestId,
+    endpoint: context.endpoint,
     cause: error,
   });
 }

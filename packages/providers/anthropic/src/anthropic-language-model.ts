@@ -54,6 +54,7 @@ export class AnthropicLanguageModel implements LanguageModelV1 {
     const { body, warnings } = buildAnthropicRequest(this.modelId, options, this.#config.catalogEntry);
     const client = await this.#getClient();
     const signal = options.abortSignal;
+    const endpoint = client.baseURL;
     let result: Awaited<ReturnType<ReturnType<typeof client.messages.create>['withResponse']>>;
     try {
       result = await client.messages
@@ -61,7 +62,7 @@ export class AnthropicLanguageModel implements LanguageModelV1 {
         .withResponse();
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) throw signal ? abortError(signal) : error;
-      throw toAnthropicProviderError(error);
+      throw toAnthropicProviderError(error, { endpoint });
     }
     const requestId = result.request_id ?? undefined;
     const headers: Record<string, string> = {};
@@ -84,7 +85,7 @@ export class AnthropicLanguageModel implements LanguageModelV1 {
         }
       } catch (error) {
         if (isAbortError(error) || signal?.aborted) throw signal ? abortError(signal) : error;
-        yield { type: 'error', error: toAnthropicProviderError(error, { responseStarted: state.contentStarted, requestId }) };
+        yield { type: 'error', error: toAnthropicProviderError(error, { responseStarted: state.contentStarted, requestId, endpoint }) };
         return;
       }
       // The SDK ends the iteration quietly on abort; the caller must still see the abort.

@@ -10,7 +10,8 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(new Headers({ 'retry-after': '1.5' }), now)).toEqual({ retryAfterMs: 1500 });
   });
   it('caps absurd waits and keeps the requested value', () => {
-    expect(parseRetryAfter({ 'retry-after': '3600' }, now)).toEqual({ retryAfterMs: 60_000, requestedMs: 3_600_000 });
+    expect(parseRetryAfter({ 'retry-after': '3600' }, now)).toEqual({ retryAfterMs: 600_000, requestedMs: 3_600_000 });
+    expect(parseRetryAfter({ 'retry-after': '300' }, now)).toEqual({ retryAfterMs: 300_000 });
   });
   it('ignores garbage and absence', () => {
     expect(parseRetryAfter({ 'retry-after': 'soon' }, now)).toBeUndefined();

@@ -1,5 +1,8 @@
-/** Longest wait we pass on as retry advice; providers sometimes ask for hours, the runtime should not sleep that long. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+/**
+ * Longest wait we pass on as retry advice (the same cap as the OpenAI provider): providers
+ * sometimes ask for hours; the runtime's retry policy decides what to do with long waits.
+ */
+export const MAX_RETRY_AFTER_MS = 10 * 60 * 1000;
 
 export interface RetryAfterAdvice {
   /** The wait in milliseconds, capped at MAX_RETRY_AFTER_MS. */

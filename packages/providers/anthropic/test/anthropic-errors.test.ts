@@ -129,8 +129,8 @@ describe('anthropic HTTP errors', () => {
     try {
       const model = createAnthropic({ apiKey: 'test-key', baseURL: server.url }).languageModel('claude-haiku-4-5');
       const error = (await model.doStream({ prompt: userPrompt }).catch((caught: unknown) => caught)) as ProviderError;
-      expect(error.retryAfterMs).toBe(60_000);
-      expect(error.message).toContain('asked to wait 86400 s; capped at 60 s');
+      expect(error.retryAfterMs).toBe(600_000);
+      expect(error.message).toContain('asked to wait 86400 s; capped at 600 s');
       expect(error.isRetryable).toBe(true);
     } finally {
       await server.close();

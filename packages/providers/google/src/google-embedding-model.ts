@@ -1,6 +1,6 @@
 import type { GoogleGenAI } from '@google/genai';
 import { type EmbeddingModelV1, isAbortError, ProviderError } from '@cairn/core';
-import { abortError, type GoogleClientConfig, lazyGoogleClient } from './google-client.js';
+import { abortError, GEMINI_DEFAULT_BASE_URL, type GoogleClientConfig, lazyGoogleClient } from './google-client.js';
 import { toGoogleProviderError } from './google-error.js';
 
 export interface GoogleEmbeddingModelConfig extends GoogleClientConfig {
@@ -38,6 +38,7 @@ export class GoogleEmbeddingModel implements EmbeddingModelV1 {
     }
     const client = await this.#getClient();
     const signal = options.abortSignal;
+    const endpoint = this.#config.client ? undefined : (this.#config.baseURL ?? GEMINI_DEFAULT_BASE_URL);
     try {
       const response = await client.models.embedContent({
         model: this.modelId,
@@ -56,7 +57,7 @@ export class GoogleEmbeddingModel implements EmbeddingModelV1 {
       return { embeddings };
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) throw signal ? abortError(signal) : error;
-      throw toGoogleProviderError(error);
+      throw toGoogleProviderError(error, { endpoint });
     }
   }
 }

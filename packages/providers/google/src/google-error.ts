@@ -1,7 +1,7 @@
 import { isRetryableStatus, ProviderError } from '@cairn/core';
 
-/** Longest wait passed on as retry advice; RetryInfo can ask for minutes. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+/** Longest wait passed on as retry advice (the same cap as the other providers); the runtime's policy decides. */
+export const MAX_RETRY_AFTER_MS = 10 * 60 * 1000;
 
 interface GoogleErrorBody {
   error?: { code?: number; message?: string; status?: string; details?: Array<{ '@type'?: string; reason?: string; retryDelay?: string; [key: string]: unknown }> };
@@ -9,6 +9,13 @@ interface GoogleErrorBody {
 
 export interface GoogleErrorContext {
   responseStarted?: boolean;
+  /** The base URL the request went to, for the error's `endpoint`. */
+  endpoint?: string;
+}
+
+/** Context overflows get one code across providers, so the runtime can compact instead of failing. */
+function isContextOverflow(status: number, detail: string): boolean {
+  return status === 413 || (status === 400 && /input token count.*exceeds|exceeds the maximum number of tokens|context window/i.test(detail));
 }
 
 /** `@google/genai` puts the response body, as JSON text, into the ApiError message. */
@@ -73,7 +80,8 @@ export function toGoogleProviderError(error: unknown, context: GoogleErrorContex
       isRetryable: isRetryableStatus(status),
       retryAfterMs: retry.retryAfterMs,
       responseStarted,
-      code: reasons[0] ?? statusName ?? 'provider_error',
+      endpoint: context.endpoint,
+      code: isContextOverflow(status, detail) ? 'context_length_exceeded' : (reasons[0] ?? statusName ?? 'provider_error'),
       cause: error,
     });
   }
@@ -83,9 +91,10 @@ export function toGoogleProviderError(error: unknown, context: GoogleErrorContex
       provider: 'google',
       isRetryable: true,
       responseStarted,
-      code: 'connection_error',
+      endpoint: context.endpoint,
+      code: 'provider_connection_error',
       cause: error,
     });
   }
-  return new ProviderError(`Gemini request failed: ${reason}`, { provider: 'google', isRetryable: false, responseStarted, cause: error });
+  return new ProviderError(`Gemini request failed: ${reason}`, { provider: 'google', isRetryable: false, responseStarted, endpoint: context.endpoint, cause: error });
 }

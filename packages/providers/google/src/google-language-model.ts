@@ -1,6 +1,6 @@
 import type { GenerateContentParameters, GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import { isAbortError, type LanguageModelV1, type LanguageModelV1CallOptions, type LanguageModelV1StreamPart, type LanguageModelV1StreamResult, type ModelCatalogEntry } from '@cairn/core';
-import { abortError, type GoogleClientConfig, lazyGoogleClient } from './google-client.js';
+import { abortError, GEMINI_DEFAULT_BASE_URL, type GoogleClientConfig, lazyGoogleClient } from './google-client.js';
 import { toGoogleProviderError } from './google-error.js';
 import { buildGoogleRequest } from './google-request.js';
 import { createGoogleStreamState, finishGoogleStream, type GoogleChunkLike, mapGoogleStreamChunk } from './map-google-stream-event.js';
@@ -27,6 +27,7 @@ export class GoogleLanguageModel implements LanguageModelV1 {
     const { request, warnings } = buildGoogleRequest(this.modelId, options, this.#config.catalogEntry);
     const client = await this.#getClient();
     const signal = options.abortSignal;
+    const endpoint = this.#config.client ? undefined : (this.#config.baseURL ?? GEMINI_DEFAULT_BASE_URL);
     const headers = Object.fromEntries(Object.entries(options.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
     const parameters = {
       ...request,
@@ -41,7 +42,7 @@ export class GoogleLanguageModel implements LanguageModelV1 {
       chunks = await client.models.generateContentStream(parameters);
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) throw signal ? abortError(signal) : error;
-      throw toGoogleProviderError(error);
+      throw toGoogleProviderError(error, { endpoint });
     }
     async function* parts(): AsyncGenerator<LanguageModelV1StreamPart> {
       yield { type: 'stream-start', warnings };
@@ -53,7 +54,7 @@ export class GoogleLanguageModel implements LanguageModelV1 {
       } catch (error) {
         if (isAbortError(error) || signal?.aborted) throw signal ? abortError(signal) : error;
         // Open calls are dropped with the stream: only complete calls were emitted.
-        yield { type: 'error', error: toGoogleProviderError(error, { responseStarted: state.blockCount > 0 || state.callCount > 0 }) };
+        yield { type: 'error', error: toGoogleProviderError(error, { responseStarted: state.blockCount > 0 || state.callCount > 0, endpoint }) };
         return;
       }
       if (signal?.aborted) throw abortError(signal);

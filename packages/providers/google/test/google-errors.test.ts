@@ -94,9 +94,9 @@ describe('google HTTP errors', () => {
       JSON.stringify({ error: { code: 429, message: 'Slow down', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: delay }] } });
     const short = await rejection([{ status: 429, headers: { 'content-type': 'application/json' }, body: body('12s') }]);
     expect([short.isRetryable, short.retryAfterMs]).toEqual([true, 12_000]);
-    const long = await rejection([{ status: 429, headers: { 'content-type': 'application/json' }, body: body('3600s') }]);
-    expect(long.retryAfterMs).toBe(60_000);
-    expect(long.message).toContain('capped at 60 s');
+    const long = await rejection([{ status: 429, headers: { 'content-type': 'application/json' }, body: body('86400s') }]);
+    expect(long.retryAfterMs).toBe(600_000);
+    expect(long.message).toContain('capped at 600 s');
   });
 
   it('503 UNAVAILABLE is retryable', async () => {
