@@ -1,4 +1,5 @@
 import TurndownService from 'turndown';
+import { addTableRules } from './table-rules.js';
 
 export interface PageMarkdown {
   title: string | undefined;
@@ -29,6 +30,7 @@ export function htmlToMarkdown(html: string, pageUrl: string): PageMarkdown {
   });
   // Registered after `title` so a <title> that the parser placed inside <head> is still seen first.
   service.remove(noiseElements);
+  addTableRules(service);
   service.addRule('absoluteLinks', {
     filter: (node) => node.nodeName === 'A' && Boolean(node.getAttribute('href')),
     replacement: (content, node) => {
