@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { EmbeddingModelV1 } from '@cairn/core';
 import { canonicalWorkspaceRoot, IgnoreRules, isInsideRoot, toPosix } from '@cairn/core/node';
-import { chunkFile } from './chunk-file.js';
+import { type ChunkFileOptions, chunkFile } from './chunk-file.js';
 import { embeddingModelKey, embedValues } from './embed-chunks.js';
 import { contentHash, merkleTree } from './hashing.js';
 import { IndexStore, type FileRecord } from './index-store.js';
@@ -40,7 +40,10 @@ class WorkspaceIndex implements CodebaseIndex {
   constructor(readonly cwd: string, readonly dbPath: string, private readonly store: IndexStore, private readonly options: CreateIndexOptions) {
     this.maxFileBytes = options.maxFileBytes ?? 1024 * 1024;
     this.model = options.embeddingModel;
+    this.chunkOptions = { ...(options.chunking === 'lines' ? { strategy: 'lines' as const } : {}), ...options.chunkSize };
   }
+
+  private readonly chunkOptions: ChunkFileOptions;
 
   /** Writers run one at a time, so a sync never writes a file's older content over an update. */
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -119,7 +122,7 @@ class WorkspaceIndex implements CodebaseIndex {
         prepared.push({ type: 'touch', record });
         continue;
       }
-      const chunks = (await chunkFile(path, read.text, this.options.chunking === 'lines' ? { strategy: 'lines' } : {})).map((chunk) => ({ ...chunk, contentHash: contentHash(embeddingInput(chunk)) }));
+      const chunks = (await chunkFile(path, read.text, this.chunkOptions)).map((chunk) => ({ ...chunk, contentHash: contentHash(embeddingInput(chunk)) }));
       prepared.push({ type: 'write', record, chunks });
     }
     return prepared;

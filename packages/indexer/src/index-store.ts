@@ -22,6 +22,9 @@ export interface StoredChunk {
 }
 
 const schemaVersion = '1';
+// Column weights for bm25(): body text, path, symbol. The evaluation moved little with other
+// weights (docs/indexer.md); symbols and paths are kept above body text for identifier queries.
+const bm25Weights = '1.0, 2.0, 3.0';
 
 /**
  * The SQLite file behind one workspace index. `chunks` holds the text and line ranges,
@@ -166,7 +169,7 @@ export class IndexStore {
   /** BM25 over the three token columns, symbol and path weighted above body text. */
   searchText(match: string, limit: number, pathPrefixes: string[]): Array<{ id: number; score: number }> {
     const { clause, values } = pathClause(pathPrefixes);
-    return this.db.prepare(`select f.rowid as id, bm25(chunks_fts, 1.0, 2.0, 3.0) as score from chunks_fts f
+    return this.db.prepare(`select f.rowid as id, bm25(chunks_fts, ${bm25Weights}) as score from chunks_fts f
       ${clause ? 'join chunks c on c.id = f.rowid' : ''} where chunks_fts match ? ${clause ? `and ${clause}` : ''} order by score limit ?`)
       .all(match, ...values, limit) as Array<{ id: number; score: number }>;
   }
