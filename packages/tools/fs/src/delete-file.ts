@@ -8,6 +8,7 @@ import { describeKind, isMissing } from './shared/file-kind.js';
 import { maxEditableBytes } from './shared/current-file.js';
 import { openRegularFile } from './shared/open-regular-file.js';
 import { setReadSnapshot } from './shared/read-snapshots.js';
+import { protectedWritesAllowed } from './shared/tool-settings.js';
 
 export const deleteFileInputSchema = z.object({
   path: z.string().describe('Path of the file to delete, relative to the workspace root.'),
@@ -49,7 +50,7 @@ export const deleteFileTool = defineTool<DeleteFileInput>({
     throwIfAborted(context.signal);
     if (typeof input.path !== 'string' || input.path.trim() === '') throw new ToolError('A path is required.');
     const protect = (path: string) => {
-      const reason = context.settings?.allowProtectedWrites === true ? undefined : protectedPathReason(context.cwd, path);
+      const reason = protectedWritesAllowed(context, 'delete') ? undefined : protectedPathReason(context.cwd, path);
       if (reason) throw new ToolError(`Deleting ${input.path} is refused: ${reason}. Ask the user to do it.`);
     };
     // The name as given first (whether it exists or not), then the entry behind symlinked folders.

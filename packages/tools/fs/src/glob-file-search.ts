@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { throwIfAborted } from './shared/abort.js';
 import { compileGlob } from './shared/glob-match.js';
 import { ignoreRulesFor } from './shared/ignore-scope.js';
+import { numberSetting } from './shared/tool-settings.js';
 import { type WalkEntry, walkWorkspace } from './shared/walk.js';
 import { displayPathOf, resolveReadTarget } from './shared/workspace-target.js';
 
@@ -19,8 +20,7 @@ export const globFileSearchInputSchema = z.object({
 export type GlobFileSearchInput = z.infer<typeof globFileSearchInputSchema>;
 
 function setting(context: ToolExecutionContext, key: keyof typeof globDefaults): number {
-  const value = context.settings?.[key];
-  return typeof value === 'number' && value > 0 ? value : globDefaults[key];
+  return numberSetting(context, 'glob', key, globDefaults[key]);
 }
 
 /** `*.ts` -> `**\/*.ts`, `./src/*.ts` -> `**\/src/*.ts`; refuses patterns that leave the folder. */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { throwIfAborted } from './shared/abort.js';
 import { compileGlob } from './shared/glob-match.js';
 import { ignoreRulesFor } from './shared/ignore-scope.js';
+import { numberSetting } from './shared/tool-settings.js';
 import { type WalkEntry, walkWorkspace } from './shared/walk.js';
 import { displayPathOf, resolveReadTarget } from './shared/workspace-target.js';
 
@@ -19,8 +20,7 @@ export const listDirInputSchema = z.object({
 export type ListDirInput = z.infer<typeof listDirInputSchema>;
 
 function setting(context: ToolExecutionContext, key: keyof typeof listDirDefaults): number {
-  const value = context.settings?.[key];
-  return typeof value === 'number' && value > 0 ? value : listDirDefaults[key];
+  return numberSetting(context, 'ls', key, listDirDefaults[key]);
 }
 
 export function formatSize(bytes: number): string {

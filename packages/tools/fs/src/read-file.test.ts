@@ -113,6 +113,8 @@ describe('read_file', () => {
     expect(await read({ path: 'anim.gif' }, context)).toMatchObject({ content: [{ type: 'image', mediaType: 'image/gif' }] });
     const small = createTestToolContext(root, { settings: { maxImageBytes: 10 } });
     await expect(read({ path: 'pixel.png' }, small.context)).rejects.toThrow(/above the 10-byte limit/);
+    const scoped = createTestToolContext(root, { settings: { read: { maxImageBytes: 20 } } });
+    await expect(read({ path: 'pixel.png' }, scoped.context)).rejects.toThrow(/above the 20-byte limit/);
   });
 
   it('a directory is refused with a hint to list it', async () => {

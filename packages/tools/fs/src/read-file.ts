@@ -8,6 +8,7 @@ import { readLinePage } from './shared/line-page.js';
 import { openRegularFile } from './shared/open-regular-file.js';
 import { setReadSnapshot, snapshotFromBytes, snapshotFromFile } from './shared/read-snapshots.js';
 import { binarySniffBytes, looksBinary } from './shared/text-codec.js';
+import { numberSetting } from './shared/tool-settings.js';
 import { displayPathOf, resolveReadTarget } from './shared/workspace-target.js';
 
 /** Defaults; each can be overridden through the tool's settings (`toolSettings.read`). */
@@ -26,9 +27,8 @@ export const readFileInputSchema = z.object({
 
 export type ReadFileInput = z.infer<typeof readFileInputSchema>;
 
-function numberSetting(context: ToolExecutionContext, key: keyof typeof readFileDefaults): number {
-  const value = context.settings?.[key];
-  return typeof value === 'number' && value > 0 ? value : readFileDefaults[key];
+function setting(context: ToolExecutionContext, key: keyof typeof readFileDefaults): number {
+  return numberSetting(context, 'read', key, readFileDefaults[key]);
 }
 
 async function readHead(path: string, displayPath: string, bytes: number): Promise<Buffer> {
@@ -46,7 +46,7 @@ async function readImage(path: string, displayPath: string, size: number, contex
   const head = await readHead(path, displayPath, 16);
   const mediaType = sniffImageType(head);
   if (!mediaType) return undefined;
-  const maxBytes = numberSetting(context, 'maxImageBytes');
+  const maxBytes = setting(context, 'maxImageBytes');
   if (size > maxBytes) {
     throw new ToolError(`${displayPath} is an image of ${size} bytes, above the ${maxBytes}-byte limit for images; it was not read.`);
   }
@@ -97,9 +97,9 @@ export const readFileTool = defineTool<ReadFileInput>({
     const offset = input.offset ?? 1;
     const page = await readLinePage(resolved.absolute, displayPath, {
       offset,
-      limit: input.limit ?? numberSetting(context, 'maxLines'),
-      maxLineChars: numberSetting(context, 'maxLineChars'),
-      maxOutputChars: numberSetting(context, 'maxOutputChars'),
+      limit: input.limit ?? setting(context, 'maxLines'),
+      maxLineChars: setting(context, 'maxLineChars'),
+      maxOutputChars: setting(context, 'maxOutputChars'),
       signal: context.signal,
     });
     setReadSnapshot(context, resolved.absolute, await snapshotFromFile(resolved.absolute, stats, context.signal));

@@ -70,6 +70,13 @@ describe('write', () => {
     const bypass = createTestToolContext(root, { settings: { allowProtectedWrites: true } });
     await write({ path: '.cairn/permissions.json', contents: '{}' }, bypass.context);
     expect(await readFile(join(root, '.cairn/permissions.json'), 'utf8')).toBe('{}');
+    // The agent option's name, and per-tool settings, work too.
+    const agentOption = createTestToolContext(root, { settings: { allowProtectedPathWrites: true } });
+    await write({ path: '.bashrc', contents: 'ok' }, agentOption.context);
+    const perTool = createTestToolContext(root, { settings: { write: { allowProtectedWrites: true } } });
+    await write({ path: '.zshrc', contents: 'ok' }, perTool.context);
+    const otherTool = createTestToolContext(root, { settings: { edit: { allowProtectedWrites: true } } });
+    await expect(write({ path: '.profile', contents: 'no' }, otherTool.context)).rejects.toThrow(/refused/);
   });
 
   it('a symlink named like a protected file is protected, and so is a link to one', async () => {

@@ -1,5 +1,6 @@
 import { ToolError, type ToolExecutionContext } from '@cairn/core';
 import { protectedPathReason, type ResolvedWorkspacePath, resolveWorkspacePath } from '@cairn/core/node';
+import { protectedWritesAllowed } from './tool-settings.js';
 
 /** A path for messages: relative to the workspace when possible, never a machine-specific prefix. */
 export function displayPathOf(resolved: ResolvedWorkspacePath, inputPath: string): string {
@@ -23,12 +24,12 @@ export async function resolveReadTarget(context: ToolExecutionContext, inputPath
 /**
  * Resolve a path the tool changes: confined, not the root, not denied, and not protected (git
  * internals, agent configuration, shell start-up files) unless the agent was configured with
- * `allowProtectedWrites: true` for this tool.
+ * `allowProtectedWrites: true` (or the agent option `allowProtectedPathWrites`).
  */
 export async function resolveWriteTarget(context: ToolExecutionContext, inputPath: string, toolId: string): Promise<ResolvedWorkspacePath> {
   const resolved = await resolveWorkspacePath(context.cwd, inputPath);
   assertNotDenied(context, resolved, toolId, inputPath);
-  if (context.settings?.allowProtectedWrites !== true) {
+  if (!protectedWritesAllowed(context, toolId)) {
     // Both the canonical target and the name the model used: a link named `.bashrc` is protected too.
     const reason = protectedPathReason(context.cwd, resolved.absolute) ?? protectedPathReason(context.cwd, resolved.lexical);
     if (reason) throw new ToolError(`Writing ${inputPath} is refused: ${reason}. Ask the user to make this change.`);
