@@ -48,7 +48,8 @@ export function pinnedGet(url: URL, addresses: readonly ResolvedAddress[], optio
       signal: options.signal,
     });
     outgoing.once('response', resolve);
-    outgoing.once('error', reject);
+    // `on`, not `once`: a second socket error after the first must not become an unhandled 'error'.
+    outgoing.on('error', reject);
     outgoing.end();
   });
 }

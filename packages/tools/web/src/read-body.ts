@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ToolError } from '@cairn/core';
 
@@ -15,14 +15,16 @@ export interface ReadBody {
  */
 export async function readBody(response: IncomingMessage, maxBytes: number): Promise<ReadBody> {
   const encoding = String(response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  let stream: Readable = response;
-  if (encoding === 'gzip' || encoding === 'x-gzip') stream = response.pipe(createGunzip());
-  else if (encoding === 'deflate') stream = response.pipe(createInflate());
-  else if (encoding === 'br') stream = response.pipe(createBrotliDecompress());
+  let decoder: Transform | undefined;
+  if (encoding === 'gzip' || encoding === 'x-gzip') decoder = createGunzip();
+  else if (encoding === 'deflate') decoder = createInflate();
+  else if (encoding === 'br') decoder = createBrotliDecompress();
   else if (encoding !== 'identity' && encoding !== '') {
     response.destroy();
     throw new ToolError(`The server sent an unsupported content encoding (${encoding}).`);
   }
+  // pipeline (not pipe) so a dropped connection errors the decoder too instead of leaving it waiting.
+  const stream: Readable = decoder ? pipeline(response, decoder, () => {}) : response;
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;

@@ -109,6 +109,16 @@ describe('web_fetch', () => {
     expect(text.length).toBeLessThan(1200);
   });
 
+  it('fails clearly, without hanging, when the connection drops mid-body (plain and gzip)', async () => {
+    const gzipped = gzipSync('<p>' + 'word '.repeat(20_000) + '</p>');
+    const server = await serve({
+      '/plain': { headers: { 'content-type': 'text/plain', 'content-length': '100000' }, body: 'x'.repeat(100_000), dropAfterBytes: 1000 },
+      '/gzip': { headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' }, body: gzipped, dropAfterBytes: Math.floor(gzipped.length / 2) },
+    });
+    await expect(webFetchTool.execute({ url: `${server.url}/plain` }, allowLoopback())).rejects.toSatisfy(toolError('/plain failed (ECONNRESET'));
+    await expect(webFetchTool.execute({ url: `${server.url}/gzip` }, allowLoopback())).rejects.toSatisfy(toolError('/gzip failed (ECONNRESET'));
+  });
+
   it('stops a stalled response at the time cap and on cancel', async () => {
     const server = await serve({ '/slow': { headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(100), stallAfterBytes: 10 } });
     await expect(webFetchTool.execute({ url: `${server.url}/slow` }, allowLoopback({ timeoutMs: 200 }))).rejects.toSatisfy(toolError('took longer than'));
