@@ -8,7 +8,7 @@ import type { AgentRecord, AgentStore, RunRecord } from '../spec/store/v1/index.
 import type { FileChange, SandboxRequirement } from '../spec/tool/v1/index.js';
 import { hashBlob } from '../store/blob-hash.js';
 import type { AgentOptions, SendOptions } from './agent-options.js';
-import { type AgentRuntime, leaseTtlMs, newId } from './agent-runtime.js';
+import { type AgentRuntime, newId } from './agent-runtime.js';
 import { ConversationCheckpointer, loadConversation } from './conversation-checkpoint.js';
 import { repairConversation } from './conversation-repair.js';
 import { agentUsage } from './cost.js';
@@ -22,7 +22,7 @@ import { emptyUsage } from './token-usage.js';
 import { customToolsToDefinitions } from './tool-set.js';
 import { buildUserMessage, type UserMessage } from './user-message.js';
 import { createPermissionChecker } from './permission-checker.js';
-import { recoverInterruptedRuns } from './recovery.js';
+import { acquireAgentLease, closeRun, recoverInterruptedRuns } from './recovery.js';
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
 export class CairnAgent {
@@ -120,8 +120,15 @@ export class CairnAgent {
     if (!userMessage.text?.trim() && !userMessage.images?.length) throw new ConfigurationError('send() needs a non-empty message.');
     const runId = newId('run');
     if (options.local?.force) for (const earlier of this.inFlight) earlier.abort();
-    if (this.pending === 0) await this.acquireLease(runId, options.local?.force === true);
+    // Sends made while the first one is still taking the lease share its outcome.
+    if (this.pending === 0) this.leasing = this.acquireLease(runId, options.local?.force === true);
     this.pending++;
+    try {
+      await this.leasing;
+    } catch (error) {
+      this.pending--;
+      throw error;
+    }
     const now = Date.now();
     const record: RunRecord = {
       runId,
@@ -150,11 +157,12 @@ export class CairnAgent {
     const previous = this.queue;
     this.queue = previous
       .then(() => this.execute(run, record, log, controller, userMessage, runMode, options))
-      .then(resolveDone, (error: unknown) => resolveDone(this.failedResult(run, error)))
+      .then(resolveDone, async (error: unknown) => resolveDone(await this.failedResult(run, error)))
       .finally(() => {
         this.inFlight.delete(controller);
         this.pending--;
-        if (this.pending === 0) void this.store.agents.releaseLease(this.agentId, runId).catch(() => undefined);
+        // A send that starts before the release finished waits for it (acquireLease awaits `releasing`).
+        if (this.pending === 0) this.releasing = this.store.agents.releaseLease(this.agentId, this.leaseRunId ?? runId).catch(() => undefined);
       });
     return run;
   }
@@ -165,16 +173,20 @@ export class CairnAgent {
     const append = (events: RunEvent[]) => log.append(events);
     const message = (body: Record<string, unknown>): RunEvent => ({ kind: 'message', message: { ...body, agent_id: this.agentId, run_id: run.id } as SDKMessage });
     this.active = { run, controller };
-    const heartbeat = setInterval(() => void this.heartbeat(run.id, controller), leaseTtlMs / 3);
+    // Shared stores are polled every second too, so a cancel from another process lands quickly.
+    const ttl = this.runtime.leaseTtlMs;
+    const heartbeat = setInterval(() => void this.heartbeat(run.id, controller), this.store.shared ? Math.min(1_000, ttl / 3) : ttl / 3);
     try {
-      await this.store.agents.renewLease(this.agentId, this.leaseRunId ?? run.id, Date.now() + leaseTtlMs);
+      await this.store.agents.renewLease(this.agentId, this.leaseRunId ?? run.id, Date.now() + ttl);
       const latest = await this.store.agents.get(this.agentId);
       if (latest) this.record = latest;
       const snapshot = await loadConversation(this.store.checkpoints, this.record.checkpointRoot);
       const history = repairConversation(snapshot.messages).messages;
       const mode = this.modeDefinition(runMode);
       const tools = [...this.runtime.registry.tools(), ...customToolsToDefinitions(options.local?.customTools ?? this.options.local?.customTools)];
-      const checkpointer = new ConversationCheckpointer(this.store.checkpoints, { root: this.record.checkpointRoot, messages: history });
+      const checkpointer = new ConversationCheckpointer(this.store.checkpoints, { root: this.record.checkpointRoot, messages: history }, {
+        onSave: async (root) => (this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, updatedAt: Date.now() })),
+      });
       const user = await buildUserMessage({
         message: userMessage,
         cwd: this.record.cwd,
@@ -227,6 +239,8 @@ export class CairnAgent {
       const root = await checkpointer.save(outcome.messages, state, outcome.mode);
       if (outcome.mode !== runMode) this.currentMode = outcome.mode;
       this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, mode: this.currentMode, model: this.selection, updatedAt: Date.now() });
+      // The final status event goes first: a reader that sees the record ended then finds it in the log.
+      await append([message({ type: 'status', status: outcome.status, ...(outcome.error ? { error: outcome.error, message: outcome.error.message } : {}) })]);
       const finishedAt = Date.now();
       record = await this.store.runs.update(run.id, {
         status: outcome.status,
@@ -240,7 +254,6 @@ export class CairnAgent {
         mode: outcome.mode,
         ...(record.fileChanges ? { fileChanges: record.fileChanges } : {}),
       });
-      await append([message({ type: 'status', status: outcome.status, ...(outcome.error ? { error: outcome.error, message: outcome.error.message } : {}) })]);
       run.updateRecord(record);
       log.wakeAll();
       return run.toResult();
@@ -251,14 +264,15 @@ export class CairnAgent {
   }
 
   private leaseRunId: string | undefined;
+  private releasing: Promise<unknown> = Promise.resolve();
+  private leasing: Promise<void> = Promise.resolve();
 
   private async acquireLease(runId: string, force: boolean): Promise<void> {
-    const now = Date.now();
-    const result = await this.store.agents.acquireLease(this.agentId, { runId, owner: this.runtime.owner, expiresAt: now + leaseTtlMs }, { force, now });
-    if (!result.acquired) {
-      if (result.holder.owner === this.runtime.owner) return;
-      throw new AgentBusyError(this.agentId, result.holder.runId);
-    }
+    await this.releasing;
+    // A holder that is a dead process of this host is taken over at once (see acquireAgentLease).
+    const result = await acquireAgentLease(this.store, this.agentId, { runId, owner: this.runtime.owner, expiresAt: Date.now() + this.runtime.leaseTtlMs }, force);
+    // Also within one process: another CairnAgent of the same agent holds it (turns must not interleave).
+    if (!result.acquired) throw new AgentBusyError(this.agentId, result.holder.runId);
     this.leaseRunId = runId;
     // A stale lease means a process died mid-run: close its runs before continuing.
     await recoverInterruptedRuns(this.store, this.record, this.runtime.owner, runId);
@@ -266,7 +280,8 @@ export class CairnAgent {
 
   private async heartbeat(runId: string, controller: AbortController): Promise<void> {
     try {
-      await this.store.agents.renewLease(this.agentId, this.leaseRunId ?? runId, Date.now() + leaseTtlMs);
+      // Lost lease: another process took it with local.force, so this run ends (cancelled).
+      if (!(await this.store.agents.renewLease(this.agentId, this.leaseRunId ?? runId, Date.now() + this.runtime.leaseTtlMs))) controller.abort();
       const current = await this.store.runs.get(runId);
       if (current?.metadata?.cancelRequested) controller.abort();
     } catch {
@@ -274,9 +289,13 @@ export class CairnAgent {
     }
   }
 
-  private failedResult(run: Run, error: unknown): RunResult {
+  /** The run threw (a store or checkpoint failure): end it in the store too, so streams and other processes see it end. */
+  private async failedResult(run: Run, error: unknown): Promise<RunResult> {
     const message = error instanceof Error ? error.message : String(error);
-    return { ...run.toResult(), status: 'error', error: { message, code: (error as { code?: string })?.code ?? 'run_failed' } };
+    const failure = { message, code: (error as { code?: string })?.code ?? 'run_failed' };
+    const closed = await closeRun(this.store, run.currentRecord(), 'error', failure).catch(() => undefined);
+    run.updateRecord(closed ?? { ...run.currentRecord(), status: 'error', error: failure });
+    return { ...run.toResult(), status: 'error', error: failure };
   }
 
   private async recordFileChange(record: RunRecord, change: FileChange, toolCallId: string): Promise<RunRecord> {

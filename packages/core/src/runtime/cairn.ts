@@ -8,10 +8,11 @@ import type { ModelCatalogEntry, ProviderSettings } from '../spec/provider/v1/in
 import type { AgentRecord, AgentStore, ListResult } from '../spec/store/v1/index.js';
 import { CairnAgent } from './agent.js';
 import type { AgentOptions } from './agent-options.js';
-import { type AgentRuntime, newId } from './agent-runtime.js';
+import { type AgentRuntime, resolveLeaseTtlMs } from './agent-runtime.js';
 import { loadConversation } from './conversation-checkpoint.js';
 import { repairConversation } from './conversation-repair.js';
 import { agentUsage } from './cost.js';
+import { newOwnerId } from './recovery.js';
 import { Run, type RunResult } from './run.js';
 
 export interface CreateCairnOptions {
@@ -19,6 +20,8 @@ export interface CreateCairnOptions {
   registry?: Registry;
   /** The store used when none is configured or passed: created on first use. Default: in memory. */
   defaultStore?: () => AgentStore;
+  /** How long an agent's lease lasts unless its heartbeat renews it. Default: `CAIRN_LEASE_TTL_MS`, else 30 s. */
+  leaseTtlMs?: number;
 }
 
 export type AgentInfo = AgentRecord;
@@ -66,7 +69,8 @@ export function createCairn(options: CreateCairnOptions = {}): { Agent: AgentApi
   let providerDefaults: Record<string, ProviderSettings> | undefined;
   const runtime: AgentRuntime = {
     registry,
-    owner: newId('process'),
+    owner: newOwnerId(),
+    leaseTtlMs: resolveLeaseTtlMs(options.leaseTtlMs),
     store() {
       if (configuredStore) return configuredStore;
       defaultStore ??= (options.defaultStore ?? createMemoryStore)();

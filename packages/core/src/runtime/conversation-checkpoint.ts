@@ -62,17 +62,25 @@ export async function loadConversation(store: CheckpointStore, root: string | nu
 /**
  * Writes checkpoints for one agent as its conversation grows. `save` appends a root for the messages
  * added since the last save; when the conversation was rewritten (compaction) it starts a new chain.
+ * `onSave` is told each new root (the agent row points at it, so a killed process leaves the
+ * conversation of its last complete step behind).
  */
 export class ConversationCheckpointer {
   private root: string | null;
   private saved: ModelMessage[];
+  /** Blob hash of each saved message, computed lazily: only for messages whose object changed. */
+  private savedHashes: Array<string | undefined>;
+  private savedState: string | null | undefined;
+  private savedMode: string | undefined;
 
   constructor(
     private readonly store: CheckpointStore,
     snapshot: { root: string | null; messages: ModelMessage[] },
+    private readonly options: { onSave?: (root: string) => Promise<unknown> } = {},
   ) {
     this.root = snapshot.root;
     this.saved = snapshot.messages.slice();
+    this.savedHashes = new Array(this.saved.length);
   }
 
   get currentRoot(): string | null {
@@ -80,15 +88,41 @@ export class ConversationCheckpointer {
   }
 
   async save(messages: ModelMessage[], state: Record<string, unknown>, mode: string): Promise<string> {
-    const extendsSaved = messages.length >= this.saved.length && this.saved.every((message, index) => message === messages[index]);
+    const extendsSaved = await this.extendsSaved(messages);
     const parent = extendsSaved ? this.root : null;
     const added = extendsSaved ? messages.slice(this.saved.length) : messages;
+    const stateHash = Object.keys(state).length === 0 ? null : await putJson(this.store, state);
+    // Nothing new since the last save: keep the root (no blob, no agent row update).
+    if (extendsSaved && added.length === 0 && this.root && stateHash === this.savedState && mode === this.savedMode) return this.root;
     const append: string[] = [];
     for (const message of added) append.push(await putJson(this.store, message));
-    const stateHash = Object.keys(state).length === 0 ? null : await putJson(this.store, state);
     const node: CheckpointRoot = { v: 1, parent, append, state: stateHash, mode, length: messages.length };
     this.root = await putJson(this.store, node);
+    this.savedHashes = extendsSaved ? [...this.savedHashes, ...append] : append;
     this.saved = messages.slice();
+    this.savedState = stateHash;
+    this.savedMode = mode;
+    await this.options.onSave?.(this.root);
     return this.root;
   }
+
+  /**
+   * Whether `messages` starts with the saved ones. The same objects usually come back; a message
+   * rebuilt with equal content (a cancel closing a turn) is compared by its blob hash, so it does not
+   * start a new chain — which would store every message hash again and make growth quadratic.
+   */
+  private async extendsSaved(messages: ModelMessage[]): Promise<boolean> {
+    if (messages.length < this.saved.length) return false;
+    for (let index = 0; index < this.saved.length; index++) {
+      const message = messages[index] as ModelMessage;
+      if (message === this.saved[index]) continue;
+      const savedHash = (this.savedHashes[index] ??= await hashJson(this.saved[index]));
+      if ((await hashJson(message)) !== savedHash) return false;
+    }
+    return true;
+  }
+}
+
+async function hashJson(value: unknown): Promise<string> {
+  return hashBlob(encoder.encode(JSON.stringify(value)));
 }

@@ -55,9 +55,16 @@ export class RunEventLog {
   }
 }
 
+/** The run's final status event: nothing is appended after it. */
+export function isFinalRunEvent(event: RunEvent): boolean {
+  return event.kind === 'message' && event.message.type === 'status' && ['finished', 'error', 'cancelled'].includes((event.message as { status?: string }).status ?? '');
+}
+
 /**
  * Read a run's log from the first event and follow it until the run is done. Works for live runs
  * in this process (woken on append) and for runs of other processes (polling the shared store).
+ * It ends after the final status event, or when the run is done (checked before reading a page,
+ * so every event appended before it ended is read) and the log has no more events.
  */
 export async function* tailRunEvents(
   store: RunEventsStore,
@@ -65,10 +72,14 @@ export async function* tailRunEvents(
   options: { isDone(): Promise<boolean> | boolean; waitForMore(): Promise<void>; pageSize?: number },
 ): AsyncGenerator<StoredRunEvent> {
   let afterOffset = 0;
+  let sawFinal = false;
   for (;;) {
-    const doneBefore = await options.isDone();
+    const doneBefore = sawFinal || (await options.isDone());
     const page = await store.list(runId, { afterOffset, limit: options.pageSize ?? 500 });
-    for (const event of page.events) yield event;
+    for (const event of page.events) {
+      sawFinal ||= isFinalRunEvent(event.event);
+      yield event;
+    }
     afterOffset = page.nextOffset;
     if (page.events.length > 0) continue;
     if (doneBefore) return;

@@ -3,6 +3,7 @@ import type { ConversationTurn, RunEvent, RunStatus, SDKMessage, TokenUsage } fr
 import type { AgentStore, RunRecord } from '../spec/store/v1/index.js';
 import type { RunEventLog } from './run-event-log.js';
 import { tailRunEvents } from './run-event-log.js';
+import { closeRun, interruptedError, leaseIsStale } from './recovery.js';
 import { conversationFromEvents } from './sdk-messages.js';
 import { emptyUsage } from './token-usage.js';
 
@@ -30,6 +31,20 @@ export interface LiveRunControl {
 const pollIntervalMs = 100;
 
 /**
+ * Live runs of this process by store and run id, so `Agent.getRun` of a run this process is
+ * executing gets the live control (wake-ups instead of polling, an immediate cancel).
+ */
+const liveRuns = new WeakMap<AgentStore, Map<string, LiveRunControl>>();
+
+function registerLive(store: AgentStore, runId: string, live: LiveRunControl): void {
+  let runs = liveRuns.get(store);
+  if (!runs) liveRuns.set(store, (runs = new Map()));
+  runs.set(runId, live);
+  const forget = () => runs.delete(runId);
+  live.done.then(forget, forget);
+}
+
+/**
  * A run: live in this process, or loaded from a store (possibly written by another process).
  * `stream()` always replays the whole run from its first event, then follows it until it ends.
  */
@@ -37,12 +52,22 @@ export class Run {
   private record: RunRecord;
   private readonly listeners = new Set<(status: RunStatus) => void>();
 
+  private readonly live: LiveRunControl | undefined;
+
   constructor(
     private readonly store: AgentStore,
     record: RunRecord,
-    private readonly live?: LiveRunControl,
+    live?: LiveRunControl,
   ) {
     this.record = record;
+    this.live = live ?? liveRuns.get(store)?.get(record.runId);
+    if (live) registerLive(store, record.runId, live);
+    else if (this.live) void this.live.done.then(() => this.refresh());
+  }
+
+  /** @internal The record as this object knows it. */
+  currentRecord(): RunRecord {
+    return this.record;
   }
 
   get id(): string {
@@ -108,7 +133,7 @@ export class Run {
   async *events(): AsyncGenerator<RunEvent> {
     const live = this.live;
     const source = tailRunEvents(this.store.runEvents, this.id, {
-      isDone: live ? () => this.record.status !== 'running' : async () => (await this.refresh()) !== 'running',
+      isDone: live ? () => this.record.status !== 'running' : async () => (await this.refreshOrSettle()) !== 'running',
       waitForMore: live ? () => live.log.waitForAppend(1_000) : () => new Promise((resolve) => setTimeout(resolve, pollIntervalMs)),
     });
     for await (const stored of source) yield stored.event;
@@ -116,7 +141,7 @@ export class Run {
 
   async wait(): Promise<RunResult> {
     if (this.live) return this.live.done;
-    while ((await this.refresh()) === 'running') await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+    while ((await this.refreshOrSettle()) === 'running') await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
     return this.toResult();
   }
 
@@ -127,10 +152,13 @@ export class Run {
       await this.live.done;
       return;
     }
-    // Another process owns the run: ask it through the store; its heartbeat sees the request.
+    // Another process owns the run: ask it through the store; its heartbeat sees the request and
+    // ends the run. Resolves once the run ended; a run whose process is gone is closed here.
     const current = await this.store.runs.get(this.id);
     if (!current) throw new UnsupportedRunOperationError('cancel', `run ${this.id} is not in the store`);
-    await this.store.runs.update(this.id, { metadata: { ...(current.metadata ?? {}), cancelRequested: true } });
+    if (current.status !== 'running') return void this.updateRecord(current);
+    this.updateRecord(await this.store.runs.update(this.id, { metadata: { ...(current.metadata ?? {}), cancelRequested: true } }));
+    while ((await this.refreshOrSettle('cancelled')) === 'running') await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
   }
 
   async conversation(): Promise<ConversationTurn[]> {
@@ -157,6 +185,24 @@ export class Run {
       ...(record.durationMs === undefined ? {} : { durationMs: record.durationMs }),
       model: record.model,
     };
+  }
+
+  /**
+   * Refresh, and close a run that can no longer end by itself: it is `running` but nobody holds
+   * its agent's lease any more (the process died and the lease expired, or its process is gone).
+   * A run that asked to be cancelled ends `cancelled`, any other `error` / `interrupted`.
+   */
+  private async refreshOrSettle(status: 'cancelled' | 'error' = 'error'): Promise<RunStatus> {
+    if ((await this.refresh()) !== 'running') return this.record.status;
+    const agent = await this.store.agents.get(this.agentId);
+    const lease = agent?.lease;
+    const abandoned = !agent || leaseIsStale(lease) || (this.record.owner !== undefined && lease?.owner !== this.record.owner);
+    if (!abandoned) return 'running';
+    const latest = await this.store.runs.get(this.id);
+    if (!latest || latest.status !== 'running') return this.refresh();
+    const cancelled = status === 'cancelled' || latest.metadata?.cancelRequested === true;
+    this.updateRecord(await closeRun(this.store, latest, cancelled ? 'cancelled' : 'error', cancelled ? { message: 'The run was cancelled.', code: 'cancelled' } : interruptedError));
+    return this.record.status;
   }
 
   private async refresh(): Promise<RunStatus> {
