@@ -28,6 +28,7 @@ export async function fetchPage(
   settings: ResolvedWebFetchSettings,
   resolver: HostResolver,
   signal: AbortSignal,
+  ca?: string | string[],
 ): Promise<FetchedPage> {
   const redirects: string[] = [];
   let url = startUrl;
@@ -36,6 +37,7 @@ export async function fetchPage(
     signal.throwIfAborted();
     const response = await pinnedGet(url, addresses, {
       signal,
+      ...(ca === undefined ? {} : { ca }),
       headers: {
         'user-agent': settings.userAgent,
         accept: 'text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5',

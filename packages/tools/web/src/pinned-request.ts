@@ -7,6 +7,8 @@ import { bareHostname, type ResolvedAddress } from './resolve-target.js';
 export interface PinnedRequestOptions {
   headers: Record<string, string>;
   signal: AbortSignal;
+  /** Extra trusted CA certificates (PEM) for HTTPS, e.g. a company's TLS-inspecting proxy CA. */
+  ca?: string | string[];
 }
 
 /**
@@ -46,6 +48,7 @@ export function pinnedGet(url: URL, addresses: readonly ResolvedAddress[], optio
       agent: false,
       lookup: pinnedLookup(addresses),
       signal: options.signal,
+      ...(options.ca === undefined ? {} : { ca: options.ca }),
     });
     outgoing.once('response', resolve);
     // `on`, not `once`: a second socket error after the first must not become an unhandled 'error'.

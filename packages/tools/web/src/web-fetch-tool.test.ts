@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { ToolError, type ToolResultContent } from '@cairn/core';
 import { type FixtureResponse, type FixtureServer, startFixtureServer } from '@cairn/core/testing';
@@ -177,5 +180,34 @@ describe('web_fetch', () => {
     await expect(webFetchTool.execute({ url: 'ftp://example.com/file' }, createToolContext())).rejects.toSatisfy(toolError('Only http and https'));
     expect(webFetchTool.ruleSubject?.({ url: 'https://docs.example.com/a' })).toBe('https://docs.example.com/a');
     expect([webFetchTool.id, webFetchTool.name, webFetchTool.readOnly, webFetchTool.category]).toEqual(['webFetch', 'web_fetch', true, 'web']);
+  });
+});
+
+describe('web_fetch over HTTPS', () => {
+  const certificate = readFileSync(new URL('./__fixtures__/test-tls-cert.pem', import.meta.url), 'utf8');
+  const key = readFileSync(new URL('./__fixtures__/test-tls-key.pem', import.meta.url), 'utf8');
+
+  it('verifies the certificate against the URL host name even though the socket is pinned to an address', async () => {
+    const serverNames: Array<string | false> = [];
+    const server = createHttpsServer({ cert: certificate, key }, (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('secure hello');
+    });
+    server.on('secureConnection', (socket) => serverNames.push(socket.servername));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const tool = createWebFetchTool({ resolveHost: async () => [{ address: '127.0.0.1', family: 4 }], ca: certificate });
+      const context = () => createToolContext({ settings: { webFetch: { allowPrivateHosts: ['docs.internal.test', 'other.internal.test'] } } });
+      expect(textOf(await tool.execute({ url: `https://docs.internal.test:${port}/` }, context()))).toContain('secure hello');
+      expect(serverNames).toEqual(['docs.internal.test']);
+      // Same address, another name: the certificate does not match, so the fetch fails.
+      await expect(tool.execute({ url: `https://other.internal.test:${port}/` }, context())).rejects.toSatisfy(toolError('ERR_TLS_CERT_ALTNAME_INVALID'));
+      // Without the test CA the self-signed certificate is not trusted.
+      await expect(createWebFetchTool({ resolveHost: async () => [{ address: '127.0.0.1', family: 4 }] }).execute({ url: `https://docs.internal.test:${port}/` }, context())).rejects.toSatisfy(toolError('self-signed'));
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

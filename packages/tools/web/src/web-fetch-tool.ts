@@ -15,6 +15,11 @@ export type WebFetchInput = z.infer<typeof webFetchInputSchema>;
 export interface WebFetchToolOptions {
   /** DNS resolution (all addresses of a name). Default: `dns.lookup` with `all: true`. */
   resolveHost?: HostResolver;
+  /**
+   * Certificates (PEM) to trust for HTTPS instead of Node's bundled CA list, e.g. a company's
+   * TLS-inspecting proxy CA. Host names are verified either way.
+   */
+  ca?: string | string[];
 }
 
 export function createWebFetchTool(options: WebFetchToolOptions = {}): ToolDefinition<WebFetchInput> {
@@ -46,7 +51,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): ToolDefin
       const signal = AbortSignal.any([context.signal, timeout]);
       let page: FetchedPage;
       try {
-        page = await fetchPage(url, settings, resolver, signal);
+        page = await fetchPage(url, settings, resolver, signal, options.ca);
       } catch (error) {
         throw describeFailure(error, url, context.signal, timeout, settings);
       }
