@@ -33,6 +33,9 @@ export async function createIndex(options: CreateIndexOptions): Promise<Codebase
 
 class WorkspaceIndex implements CodebaseIndex {
   private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private pendingWrites = 0;
+  private readonly watchers = new Set<() => void>();
   private rules: IgnoreRules | undefined;
   private readonly maxFileBytes: number;
   private readonly model: EmbeddingModelV1 | undefined;
@@ -47,7 +50,11 @@ class WorkspaceIndex implements CodebaseIndex {
 
   /** Writers run one at a time, so a sync never writes a file's older content over an update. */
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work, work);
+    if (this.closed) return Promise.reject(new Error('The index is closed.'));
+    this.pendingWrites++;
+    const run = this.queue.then(work, work).finally(() => {
+      this.pendingWrites--;
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -268,6 +275,27 @@ class WorkspaceIndex implements CodebaseIndex {
     return results;
   }
 
+  watch(watchOptions: { intervalMs?: number; onError?: (error: unknown) => void } = {}): () => void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running || this.closed) return;
+      running = true;
+      this.sync()
+        .catch((error) => watchOptions.onError?.(error))
+        .finally(() => {
+          running = false;
+        });
+    }, watchOptions.intervalMs ?? 5000);
+    // Polling must never keep a CLI process alive on its own.
+    timer.unref();
+    const stop = () => {
+      clearInterval(timer);
+      this.watchers.delete(stop);
+    };
+    this.watchers.add(stop);
+    return stop;
+  }
+
   async stats(): Promise<IndexStats> {
     const counts = this.store.counts();
     let bytesOnDisk = 0;
@@ -283,7 +311,11 @@ class WorkspaceIndex implements CodebaseIndex {
   }
 
   close(): void {
-    this.store.close();
+    this.closed = true;
+    for (const stop of [...this.watchers]) stop();
+    // Let a write in progress finish before the database goes away.
+    if (this.pendingWrites === 0) this.store.close();
+    else void this.queue.finally(() => this.store.close());
   }
 }
 

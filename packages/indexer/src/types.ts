@@ -100,6 +100,11 @@ export interface CodebaseIndex {
   /** Re-index these files now (workspace-relative or absolute); missing files are removed. */
   updateFiles(paths: string[]): Promise<{ indexedFiles: number; removedFiles: number }>;
   removeFiles(paths: string[]): Promise<number>;
+  /**
+   * Keep the index fresh by polling: an incremental `sync()` every `intervalMs` (default 5 s; a sync
+   * of an unchanged tree only stats files). Returns a function that stops it; `close()` stops it too.
+   */
+  watch(options?: { intervalMs?: number; onError?: (error: unknown) => void }): () => void;
   stats(): Promise<IndexStats>;
   close(): void;
 }

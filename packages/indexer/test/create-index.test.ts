@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProviderError } from '@cairn/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createIndex } from '../src/index.js';
 import type { CodebaseIndex, IndexProgress } from '../src/index.js';
 import { hashedBagOfWordsModel, tempWorkspace } from './helpers.js';
@@ -198,5 +198,18 @@ describe('workspace identity', () => {
     const again = await createIndex({ cwd: `${workspace.root}/sub/..`, home: workspace.home });
     indexes.push(again);
     expect(again.dbPath).toBe(index.dbPath);
+  });
+});
+
+describe('watch', () => {
+  it('polls with incremental syncs until stopped', async () => {
+    const { workspace, index } = await setUp();
+    await index.sync();
+    const errors: unknown[] = [];
+    const stop = index.watch({ intervalMs: 20, onError: (error) => errors.push(error) });
+    await workspace.write('src/new-feature.ts', 'export function freshlyWatchedFunction() {}\n');
+    await vi.waitFor(async () => expect((await index.search('freshlyWatchedFunction'))[0]?.path).toBe('src/new-feature.ts'), { timeout: 5000, interval: 20 });
+    stop();
+    expect(errors).toEqual([]);
   });
 });
