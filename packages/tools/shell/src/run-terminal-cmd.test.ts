@@ -87,7 +87,7 @@ describe('run_terminal_cmd on the host', () => {
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().arrayBuffers - baseline);
     }, 20);
-    const result = await tool.execute({ command: 'seq 1 10000000' }, context).finally(() => clearInterval(sampler));
+    const result = await Promise.resolve(tool.execute({ command: 'seq 1 10000000' }, context)).finally(() => clearInterval(sampler));
     const content = structured<{ truncated: boolean; totalBytes: number; outputFile: string; output: string }>(result);
     expect(content.truncated).toBe(true);
     expect(content.totalBytes).toBe(78888897);

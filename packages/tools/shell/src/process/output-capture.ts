@@ -76,14 +76,13 @@ export class OutputCapture {
       const spill = this.spill;
       await new Promise<void>((resolve) => spill.end(resolve));
     }
-    const decoder = new TextDecoder('utf-8', { fatal: false });
-    const headText = decoder.decode(Buffer.concat(this.head));
+    const decode = (buffers: Buffer[]) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(buffers));
     const kept = this.headSize + this.tailSize;
     const truncated = this.total > kept;
-    let text = headText;
-    if (this.tailSize > 0) {
-      const tailText = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(this.tail));
-      text += truncated ? `\n\n[... ${this.total - kept} bytes omitted${this.spillPath ? `; full output in ${this.spillPath}` : ''} ...]\n\n${tailText}` : tailText;
+    // Untruncated output is decoded in one piece so a character split between head and tail survives.
+    let text = truncated ? decode(this.head) : decode([...this.head, ...this.tail]);
+    if (truncated) {
+      text += `\n\n[... ${this.total - kept} bytes omitted${this.spillPath ? `; full output in ${this.spillPath}` : ''} ...]\n\n${decode(this.tail)}`;
     }
     const result: CapturedOutput = { text, totalBytes: this.total, truncated };
     if (this.spillPath && !this.spillError) result.spillFile = this.spillPath;
