@@ -5,7 +5,7 @@ describe('convertToAnthropicMessages', () => {
   it('puts system messages in the system parameter and images as base64 blocks', () => {
     const converted = convertToAnthropicMessages([
       { role: 'system', content: 'Be useful.' },
-      { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', data: 'AAAA', mediaType: 'image/png' }] },
+      { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'text', text: '' }, { type: 'image', data: 'AAAA', mediaType: 'image/png' }] },
     ]);
     expect(converted.system).toEqual([{ type: 'text', text: 'Be useful.' }]);
     expect(converted.messages).toEqual([

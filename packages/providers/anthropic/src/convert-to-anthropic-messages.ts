@@ -75,10 +75,13 @@ export function convertToAnthropicMessages(prompt: ModelMessage[]): AnthropicPro
         push(
           messages,
           'user',
-          message.content.map((part) =>
+          // The API rejects empty text blocks.
+          message.content.flatMap((part): AnthropicContentBlock[] =>
             part.type === 'text'
-              ? { type: 'text' as const, text: part.text }
-              : { type: 'image' as const, source: { type: 'base64' as const, media_type: part.mediaType, data: part.data } },
+              ? part.text
+                ? [{ type: 'text', text: part.text }]
+                : []
+              : [{ type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } }],
           ),
         );
         break;

@@ -6,7 +6,7 @@ describe('convertToGoogleMessages', () => {
     const converted = convertToGoogleMessages([
       { role: 'system', content: 'A' },
       { role: 'system', content: 'B' },
-      { role: 'user', content: [{ type: 'image', data: 'AAAA', mediaType: 'image/png' }] },
+      { role: 'user', content: [{ type: 'text', text: '' }, { type: 'image', data: 'AAAA', mediaType: 'image/png' }] },
     ]);
     expect(converted.systemInstruction).toEqual({ parts: [{ text: 'A' }, { text: 'B' }] });
     expect(converted.contents).toEqual([{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }] }]);

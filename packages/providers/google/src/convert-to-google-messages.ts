@@ -83,7 +83,8 @@ export function convertToGoogleMessages(prompt: ModelMessage[], options: Convert
         push(
           contents,
           'user',
-          message.content.map((part) => (part.type === 'text' ? { text: part.text } : { inlineData: { mimeType: part.mediaType, data: part.data } })),
+          // Empty text parts are rejected by the API.
+          message.content.flatMap((part): GooglePart[] => (part.type === 'text' ? (part.text ? [{ text: part.text }] : []) : [{ inlineData: { mimeType: part.mediaType, data: part.data } }])),
         );
         break;
       case 'assistant': {
