@@ -188,7 +188,7 @@ describe('web_fetch over HTTPS', () => {
   const key = readFileSync(new URL('./__fixtures__/test-tls-key.pem', import.meta.url), 'utf8');
 
   it('verifies the certificate against the URL host name even though the socket is pinned to an address', async () => {
-    const serverNames: Array<string | false> = [];
+    const serverNames: Array<string | false | null> = [];
     const server = createHttpsServer({ cert: certificate, key }, (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/plain' });
       response.end('secure hello');
