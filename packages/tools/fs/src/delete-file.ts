@@ -7,6 +7,7 @@ import { throwIfAborted } from './shared/abort.js';
 import { describeKind, isMissing } from './shared/file-kind.js';
 import { maxEditableBytes } from './shared/current-file.js';
 import { openRegularFile } from './shared/open-regular-file.js';
+import { withFileLock } from './shared/file-lock.js';
 import { setReadSnapshot } from './shared/read-snapshots.js';
 import { protectedWritesAllowed } from './shared/tool-settings.js';
 
@@ -58,32 +59,34 @@ export const deleteFileTool = defineTool<DeleteFileInput>({
     const { entry, relative } = await resolveEntry(context.cwd, input.path);
     protect(entry);
     if (context.isPathDenied(entry, 'delete')) throw new ToolError(`Deleting ${relative} is denied by the permission rules.`);
-    let stats: Awaited<ReturnType<typeof lstat>>;
-    try {
-      stats = await lstat(entry);
-    } catch (error) {
-      if (isMissing(error)) throw new ToolError(`${relative} does not exist; nothing was deleted.`);
-      throw error;
-    }
-    if (stats.isDirectory()) throw new ToolError(`${relative} is a directory; delete_file removes single files only.`);
-    let before: Uint8Array | null = null;
-    if (stats.isFile()) {
-      if (stats.size > maxEditableBytes) {
-        throw new ToolError(`${relative} is ${stats.size} bytes, too large to keep a copy for undo; ask the user before deleting it another way.`);
-      }
-      const handle = await openRegularFile(entry, relative);
+    return withFileLock(entry, async () => {
+      let stats: Awaited<ReturnType<typeof lstat>>;
       try {
-        before = await handle.readFile();
-      } finally {
-        await handle.close();
+        stats = await lstat(entry);
+      } catch (error) {
+        if (isMissing(error)) throw new ToolError(`${relative} does not exist; nothing was deleted.`);
+        throw error;
       }
-    } else if (!stats.isSymbolicLink()) {
-      throw new ToolError(`${relative} is a ${describeKind(stats)}; delete_file removes files and links only.`);
-    }
-    await unlink(entry);
-    // A link's before-image is not its target's bytes (rewind cannot recreate a link from them).
-    await context.recordFileChange({ path: entry, before, after: null });
-    setReadSnapshot(context, entry, null);
-    return stats.isSymbolicLink() ? `Deleted the symbolic link ${relative} (its target was left alone).` : `Deleted ${relative}.`;
+      if (stats.isDirectory()) throw new ToolError(`${relative} is a directory; delete_file removes single files only.`);
+      let before: Uint8Array | null = null;
+      if (stats.isFile()) {
+        if (stats.size > maxEditableBytes) {
+          throw new ToolError(`${relative} is ${stats.size} bytes, too large to keep a copy for undo; ask the user before deleting it another way.`);
+        }
+        const handle = await openRegularFile(entry, relative);
+        try {
+          before = await handle.readFile();
+        } finally {
+          await handle.close();
+        }
+      } else if (!stats.isSymbolicLink()) {
+        throw new ToolError(`${relative} is a ${describeKind(stats)}; delete_file removes files and links only.`);
+      }
+      await unlink(entry);
+      // A link's before-image is not its target's bytes (rewind cannot recreate a link from them).
+      await context.recordFileChange({ path: entry, before, after: null });
+      setReadSnapshot(context, entry, null);
+      return stats.isSymbolicLink() ? `Deleted the symbolic link ${relative} (its target was left alone).` : `Deleted ${relative}.`;
+    });
   },
 });

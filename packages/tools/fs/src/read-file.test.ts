@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { mkdir, open, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
 import { readFileTool } from './read-file.js';
+import { assertRegularFile } from './shared/file-kind.js';
 import { readSnapshotsStateKey } from './shared/read-snapshots.js';
 import { createTestToolContext, createWorkspace, run, textOf } from './test-support/tool-context.js';
 
@@ -73,6 +75,10 @@ describe('read_file', () => {
     const { root, context } = await setup();
     await symlink('/dev/zero', join(root, 'zero'));
     await expect(read({ path: 'zero' }, context)).rejects.toThrow(/outside the workspace/);
+  });
+
+  it('device files are refused by the kind check that runs before any open', async () => {
+    expect(() => assertRegularFile(statSync('/dev/null'), 'null', 'reading')).toThrow(/character device/);
   });
 
   it('empty file: says so', async () => {

@@ -36,6 +36,23 @@ describe('search_replace', () => {
     expect(await readdir(root)).toEqual(['a.py']);
   });
 
+  it('a not-found error points at a match that differs only in indentation', async () => {
+    const { context } = await setup({ 'a.py': 'def f():\n    return 1\n' });
+    await expect(edit({ path: 'a.py', old_string: 'def f():\n  return 1', new_string: 'x' }, context)).rejects.toThrow(
+      /not found.*except for indentation or spacing starts at line 1/,
+    );
+  });
+
+  it('parallel edits of one file both land (calls are serialised per file)', async () => {
+    const { root, context } = await setup({ 'a.txt': 'one\ntwo\nthree\n' });
+    await Promise.all([
+      edit({ path: 'a.txt', old_string: 'one', new_string: 'ONE' }, context),
+      edit({ path: 'a.txt', old_string: 'three', new_string: 'THREE' }, context),
+      edit({ path: 'a.txt', old_string: 'two', new_string: 'TWO' }, context),
+    ]);
+    expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('ONE\nTWO\nTHREE\n');
+  });
+
   it('replace_all replaces every occurrence', async () => {
     const { root, context } = await setup({ 'a.py': 'x = 1\ny = 1\nx = 1\n' });
     expect(await edit({ path: 'a.py', old_string: 'x = 1', new_string: 'x = 2', replace_all: true }, context)).toMatch(/2 replacements/);

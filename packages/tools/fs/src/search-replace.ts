@@ -46,6 +46,18 @@ function matchForms(text: string, oldString: string, newString: string): { oldFo
   return { oldForm, newForm: fromLf(toLf(newString), lineEnding), indices: oldForm === oldString ? [] : findOccurrences(text, oldForm) };
 }
 
+/** 1-based line where old_string's lines match when leading and trailing whitespace is ignored. */
+function whitespaceInsensitiveLine(text: string, oldString: string): number | undefined {
+  const wanted = toLf(oldString).split('\n').map((line) => line.trim());
+  while (wanted.length > 0 && wanted[wanted.length - 1] === '') wanted.pop();
+  if (wanted.length === 0 || wanted.every((line) => line === '')) return undefined;
+  const lines = toLf(text).split('\n').map((line) => line.trim());
+  for (let start = 0; start + wanted.length <= lines.length; start++) {
+    if (wanted.every((line, offset) => lines[start + offset] === line)) return start + 1;
+  }
+  return undefined;
+}
+
 export const searchReplaceTool = defineTool<SearchReplaceInput>({
   id: 'edit',
   name: 'search_replace',
@@ -73,8 +85,10 @@ export const searchReplaceTool = defineTool<SearchReplaceInput>({
       }
       const { oldForm, newForm, indices } = matchForms(text, input.old_string, input.new_string);
       if (indices.length === 0) {
+        const near = whitespaceInsensitiveLine(text, input.old_string);
+        const hint = near === undefined ? '' : ` Text matching it except for indentation or spacing starts at line ${near}; copy it exactly from there.`;
         throw new ToolError(
-          `old_string was not found in ${displayPath}. Read the file again and copy the exact text, including whitespace and indentation.`,
+          `old_string was not found in ${displayPath}. Read the file again and copy the exact text, including whitespace and indentation.${hint}`,
         );
       }
       if (indices.length > 1 && input.replace_all !== true) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { throwIfAborted } from './shared/abort.js';
 import { atomicWriteFile } from './shared/atomic-write.js';
 import { loadCurrentFile } from './shared/current-file.js';
+import { withFileLock } from './shared/file-lock.js';
 import { assertUnchangedSinceRead, refreshSnapshotAfterWrite } from './shared/read-snapshots.js';
 import { displayPathOf, resolveWriteTarget } from './shared/workspace-target.js';
 
@@ -32,13 +33,15 @@ export const writeTool = defineTool<WriteInput>({
     throwIfAborted(context.signal);
     const resolved = await resolveWriteTarget(context, input.path, 'write');
     const displayPath = displayPathOf(resolved, input.path);
-    const current = await loadCurrentFile(resolved.absolute, displayPath);
-    await assertUnchangedSinceRead(context, resolved.absolute, displayPath, current);
-    const after = Buffer.from(input.contents, 'utf8');
-    await atomicWriteFile(resolved.absolute, after, { root: context.cwd, displayPath, signal: context.signal });
-    await context.recordFileChange({ path: resolved.absolute, before: current.bytes, after });
-    await refreshSnapshotAfterWrite(context, resolved.absolute, after);
-    const verb = current.bytes === null ? 'Created' : 'Overwrote';
-    return `${verb} ${displayPath} (${countLines(input.contents)} lines, ${after.length} bytes).`;
+    return withFileLock(resolved.absolute, async () => {
+      const current = await loadCurrentFile(resolved.absolute, displayPath);
+      await assertUnchangedSinceRead(context, resolved.absolute, displayPath, current);
+      const after = Buffer.from(input.contents, 'utf8');
+      await atomicWriteFile(resolved.absolute, after, { root: context.cwd, displayPath, signal: context.signal });
+      await context.recordFileChange({ path: resolved.absolute, before: current.bytes, after });
+      await refreshSnapshotAfterWrite(context, resolved.absolute, after);
+      const verb = current.bytes === null ? 'Created' : 'Overwrote';
+      return `${verb} ${displayPath} (${countLines(input.contents)} lines, ${after.length} bytes).`;
+    });
   },
 });

@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileChange, ToolDefinition, ToolExecutionContext, ToolResult, ToolResultContent } from '@cairn/core';
 import { canonicalWorkspaceRoot } from '@cairn/core/node';
+import { onTestFinished } from 'vitest';
 
 /** A temp folder holding the workspace `proj` and its evil sibling `proj-evil` (same name prefix). */
 export async function createWorkspace(): Promise<{ base: string; root: string; outside: string }> {
@@ -11,6 +12,8 @@ export async function createWorkspace(): Promise<{ base: string; root: string; o
   const outside = join(base, 'proj-evil');
   await mkdir(root);
   await mkdir(outside);
+  // Tests write real files (up to tens of MB): remove them when the test ends.
+  onTestFinished(() => rm(base, { recursive: true, force: true }));
   await writeFile(join(outside, 'secret.txt'), 'top secret\n');
   return { base, root, outside };
 }
