@@ -5,3 +5,4 @@ export {
 } from './testing/fixture-server.js';
 export { type ScriptedModel, type ScriptedTurn, scriptedModel, scriptedProvider } from './testing/scripted-model.js';
 export { runStoreConformance, type StoreConformanceOptions } from './testing/store-conformance.js';
+export { type ChatCompletionsServer, type ChatCompletionsTurn, startChatCompletionsServer, validateChatRequest } from './testing/chat-completions-server.js';

@@ -1,0 +1,123 @@
+import { resolve } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { OutputFormat } from './render/run-renderer.js';
+
+export interface CliIo {
+  argv: string[];
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: Record<string, string | undefined>;
+}
+
+const positiveInteger = (value: string) => {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('must be a positive whole number.');
+  return number;
+};
+
+async function readStdin(stdin: NodeJS.ReadStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+/** Parse the command line and run it; resolves to the process exit code. */
+export async function runCli(io: CliIo): Promise<number> {
+  let exitCode = 0;
+  const color = Boolean(io.stderr.isTTY) && !io.env.NO_COLOR;
+  const program = new Command()
+    .name('cairn')
+    .description('A coding agent for your workspace. `cairn "prompt"` runs headless; `cairn` alone opens a chat.')
+    .argument('[prompt...]', 'what the agent should do (read from stdin when it is not a terminal and no prompt is given)')
+    .option('-m, --model <provider/model>', 'model, e.g. openai/gpt-5.2, anthropic/claude-sonnet-4-5, google/gemini-2.5-pro, ollama/qwen3 (default: CAIRN_MODEL)')
+    .addOption(new Option('--mode <mode>', 'agent, plan, ask or debug').default(undefined))
+    .option('-C, --cwd <dir>', 'the workspace folder', process.cwd())
+    .option('-r, --resume <agentId>', 'continue a stored agent')
+    .addOption(new Option('--output-format <format>', 'how to print the run').choices(['text', 'json', 'stream-json']).default('text'))
+    .option('--sandbox', 'run shell commands in the OS sandbox (bubblewrap on Linux)', false)
+    .option('--max-steps <n>', 'model calls per run', positiveInteger)
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .exitOverride()
+    .action(async (words: string[], options: { model?: string; mode?: string; cwd: string; resume?: string; outputFormat: OutputFormat; sandbox: boolean; maxSteps?: number }) => {
+      const cwd = resolve(options.cwd);
+      let prompt = words.join(' ').trim();
+      if (!prompt && !io.stdin.isTTY) prompt = await readStdin(io.stdin);
+      if (!prompt) {
+        const { runChatCommand } = await import('./commands/chat-command.js');
+        exitCode = await runChatCommand({ cwd, ...pick(options), sandbox: options.sandbox, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, color, env: io.env });
+        return;
+      }
+      const { runPromptCommand } = await import('./commands/run-command.js');
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once('SIGINT', onSignal);
+      exitCode = await runPromptCommand({
+        prompt, cwd, ...pick(options), outputFormat: options.outputFormat, sandbox: options.sandbox,
+        ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+        stdout: io.stdout, stderr: io.stderr, color, env: io.env, signal: controller.signal,
+      });
+      process.off('SIGINT', onSignal);
+    });
+
+  program
+    .command('agents')
+    .description('list stored agents')
+    .option('--cwd <dir>', 'only agents of this workspace')
+    .option('--limit <n>', 'how many', positiveInteger, 20)
+    .option('--json', 'print JSON', false)
+    .action(async (options: { cwd?: string; limit: number; json: boolean }) => {
+      const { runAgentsCommand } = await import('./commands/catalog-commands.js');
+      exitCode = await runAgentsCommand({ stdout: io.stdout, json: options.json, limit: options.limit, ...(options.cwd ? { cwd: resolve(options.cwd) } : {}) });
+    });
+  program
+    .command('runs <agentId>')
+    .description('list the runs of an agent')
+    .option('--limit <n>', 'how many', positiveInteger, 20)
+    .option('--json', 'print JSON', false)
+    .action(async (agentId: string, options: { limit: number; json: boolean }) => {
+      const { runRunsCommand } = await import('./commands/catalog-commands.js');
+      exitCode = await runRunsCommand(agentId, { stdout: io.stdout, json: options.json, limit: options.limit });
+    });
+  program
+    .command('models')
+    .description('list the models of the configured providers')
+    .option('--json', 'print JSON', false)
+    .action(async (options: { json: boolean }) => {
+      const { runModelsCommand } = await import('./commands/catalog-commands.js');
+      exitCode = await runModelsCommand({ stdout: io.stdout, json: options.json });
+    });
+  program
+    .command('index')
+    .description('build or refresh the codebase index of a workspace')
+    .option('--cwd <dir>', 'the workspace folder', process.cwd())
+    .option('--json', 'print the final statistics as JSON', false)
+    .action(async (options: { cwd: string; json: boolean }) => {
+      const { runIndexCommand } = await import('./commands/index-command.js');
+      exitCode = await runIndexCommand({ cwd: resolve(options.cwd), json: options.json, stdout: io.stdout, stderr: io.stderr, isTTY: Boolean(io.stderr.isTTY) });
+    });
+  program
+    .command('search <query>')
+    .description('search the codebase index by meaning and by identifiers')
+    .option('--cwd <dir>', 'the workspace folder', process.cwd())
+    .option('--limit <n>', 'how many results', positiveInteger, 10)
+    .option('--json', 'print [{ path, startLine, endLine, score, symbol }]', false)
+    .action(async (query: string, options: { cwd: string; limit: number; json: boolean }) => {
+      const { runSearchCommand } = await import('./commands/search-command.js');
+      exitCode = await runSearchCommand(query, { cwd: resolve(options.cwd), limit: options.limit, json: options.json, stdout: io.stdout, stderr: io.stderr });
+    });
+
+  try {
+    await program.parseAsync(io.argv);
+  } catch (error) {
+    const code = (error as { exitCode?: number; code?: string }).exitCode;
+    if (code !== undefined) return (error as { code?: string }).code === 'commander.helpDisplayed' || (error as { code?: string }).code === 'commander.version' ? 0 : 2;
+    throw error;
+  }
+  return exitCode;
+}
+
+function pick(options: { model?: string; mode?: string; resume?: string }) {
+  return { ...(options.model ? { model: options.model } : {}), ...(options.mode ? { mode: options.mode } : {}), ...(options.resume ? { resume: options.resume } : {}) };
+}

@@ -1,0 +1,75 @@
+import { Agent, type RunResult, type SDKMessage } from '@cairn/sdk';
+import { describeCliError, exitCodeFor } from '../cli-errors.js';
+import { defaultModel, noModelMessage } from '../default-model.js';
+import { createTextRenderer, type OutputFormat } from '../render/run-renderer.js';
+
+export interface RunCommandOptions {
+  prompt: string;
+  cwd: string;
+  model?: string;
+  mode?: string;
+  resume?: string;
+  outputFormat: OutputFormat;
+  sandbox: boolean;
+  maxSteps?: number;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  color: boolean;
+  env: Record<string, string | undefined>;
+  signal?: AbortSignal;
+}
+
+/** `cairn "prompt"`: one headless run, streamed; the exit code says how it ended. */
+export async function runPromptCommand(options: RunCommandOptions): Promise<number> {
+  try {
+    const model = options.model ?? (options.resume ? undefined : defaultModel(options.env));
+    if (!model && !options.resume) {
+      options.stderr.write(`cairn: ${noModelMessage}\n`);
+      return 2;
+    }
+    const common = {
+      ...(model ? { model } : {}),
+      ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+      local: { cwd: options.cwd, ...(options.sandbox ? { sandboxOptions: { enabled: true } } : {}) },
+    };
+    const agent = options.resume
+      ? await Agent.resume(options.resume, common)
+      : await Agent.create({ ...common, ...(options.mode ? { mode: options.mode } : {}) });
+    const renderer = createTextRenderer(options);
+    const run = await agent.send(options.prompt, {
+      ...(options.mode ? { mode: options.mode } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      onDelta: ({ update }) => {
+        if (options.outputFormat === 'text') renderer.onDelta(update);
+      },
+    });
+    const messages: SDKMessage[] = [];
+    for await (const message of run.stream()) {
+      if (options.outputFormat === 'stream-json') options.stdout.write(`${JSON.stringify(message)}\n`);
+      else if (options.outputFormat === 'text') renderer.onMessage(message);
+      else messages.push(message);
+    }
+    const result = await run.wait();
+    renderer.finish();
+    if (options.outputFormat === 'json') options.stdout.write(`${JSON.stringify(jsonResult(result, agent.agentId), null, 2)}\n`);
+    await agent.close();
+    return reportEnd(result, options);
+  } catch (error) {
+    options.stderr.write(`${describeCliError(error)}\n`);
+    return exitCodeFor(error);
+  }
+}
+
+function jsonResult(result: RunResult, agentId: string) {
+  return { agentId, runId: result.id, status: result.status, result: result.result ?? '', error: result.error, usage: result.usage, durationMs: result.durationMs, model: result.model };
+}
+
+function reportEnd(result: RunResult, options: RunCommandOptions): number {
+  if (result.status === 'finished') {
+    if (options.outputFormat === 'text') options.stderr.write(`\n[agent ${result.agentId} · run ${result.id} · resume with --resume ${result.agentId}]\n`);
+    return 0;
+  }
+  if (result.status === 'cancelled') return 130;
+  if (options.outputFormat === 'text') options.stderr.write(`cairn: ${result.error?.message ?? 'the run failed'}\n`);
+  return 1;
+}

@@ -1,0 +1,1 @@
+export { type CliIo, runCli } from './cli.js';
