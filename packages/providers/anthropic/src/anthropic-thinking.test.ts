@@ -40,7 +40,8 @@ describe('resolveAnthropicTokens', () => {
   });
 
   it('models without reasoning warn', () => {
-    const tokens = resolveAnthropicTokens({ prompt: [], reasoningEffort: 'low' }, findAnthropicModel('claude-3-5-haiku-latest'));
+    const haiku = findAnthropicModel('claude-haiku-4-5')!;
+    const tokens = resolveAnthropicTokens({ prompt: [], reasoningEffort: 'low' }, { ...haiku, capabilities: { ...haiku.capabilities, reasoning: false } });
     expect(tokens.thinking).toBeUndefined();
     expect(tokens.warnings).toHaveLength(1);
   });
