@@ -30,6 +30,7 @@ export async function runPromptCommand(options: RunCommandOptions): Promise<numb
     const common = {
       ...(model ? { model } : {}),
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+      ...(retryFromEnv(options.env) ? { retry: retryFromEnv(options.env) } : {}),
       local: { cwd: options.cwd, ...(options.sandbox ? { sandboxOptions: { enabled: true } } : {}) },
     };
     const agent = options.resume
@@ -72,4 +73,10 @@ function reportEnd(result: RunResult, options: RunCommandOptions): number {
   if (result.status === 'cancelled') return 130;
   if (options.outputFormat === 'text') options.stderr.write(`cairn: ${result.error?.message ?? 'the run failed'}\n`);
   return 1;
+}
+
+/** CAIRN_RETRY_MAX_ATTEMPTS caps model-call attempts (1 = no retry), e.g. for scripts that must fail fast. */
+function retryFromEnv(env: Record<string, string | undefined>): { maxAttempts: number } | undefined {
+  const attempts = Number(env.CAIRN_RETRY_MAX_ATTEMPTS);
+  return Number.isInteger(attempts) && attempts >= 1 ? { maxAttempts: attempts } : undefined;
 }

@@ -1,0 +1,103 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { startChatCompletionsServer } from '@cairn/core/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli.js';
+
+function io(args: string[], env: Record<string, string | undefined> = process.env) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough() as unknown as NodeJS.ReadStream;
+  (stdin as unknown as PassThrough).end();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk) => (out += chunk));
+  stderr.on('data', (chunk) => (err += chunk));
+  return {
+    run: () => runCli({ argv: ['node', 'cairn', ...args], stdin, stdout: stdout as unknown as NodeJS.WriteStream, stderr: stderr as unknown as NodeJS.WriteStream, env }),
+    out: () => out,
+    err: () => err,
+  };
+}
+
+beforeAll(async () => {
+  // The CLI's default store is SQLite under CAIRN_HOME: keep it in a temp folder.
+  process.env.CAIRN_HOME = await mkdtemp(join(tmpdir(), 'cairn-home-'));
+});
+
+describe('cairn "prompt"', () => {
+  it('streams the answer to stdout and one line per tool call to stderr', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
+    await writeFile(join(cwd, 'notes.md'), '# Notes\nship it\n');
+    const server = await startChatCompletionsServer([{ toolCalls: [{ name: 'read_file', args: { path: 'notes.md' } }] }, { text: 'The notes say: ship it.' }]);
+    process.env.OPENAI_BASE_URL = server.url;
+    try {
+      const cli = io(['--cwd', cwd, '--model', 'openai/gpt-4.1-mini', 'What', 'do', 'the', 'notes', 'say?']);
+      expect(await cli.run()).toBe(0);
+      expect(cli.out()).toBe('The notes say: ship it.\n');
+      expect(cli.err()).toMatch(/✓ read_file notes\.md/);
+      expect(cli.err()).toMatch(/resume with --resume agent-/);
+      expect(server.problems).toEqual([]);
+      const agentId = /--resume (agent-[\w-]+)/.exec(cli.err())?.[1];
+      const agents = io(['agents', '--json']);
+      expect(await agents.run()).toBe(0);
+      expect(JSON.parse(agents.out()).map((agent: { agentId: string }) => agent.agentId)).toContain(agentId);
+      const runs = io(['runs', agentId!]);
+      expect(await runs.run()).toBe(0);
+      expect(runs.out()).toMatch(/finished/);
+    } finally {
+      delete process.env.OPENAI_BASE_URL;
+      await server.close();
+    }
+  });
+
+  it('prints JSON and stream-JSON output formats', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
+    const server = await startChatCompletionsServer([{ text: 'hello' }]);
+    process.env.OPENAI_BASE_URL = server.url;
+    try {
+      const json = io(['--cwd', cwd, '--model', 'openai/gpt-4.1-mini', '--output-format', 'json', 'hi']);
+      expect(await json.run()).toBe(0);
+      expect(JSON.parse(json.out())).toMatchObject({ status: 'finished', result: 'hello' });
+      const streamed = io(['--cwd', cwd, '--model', 'openai/gpt-4.1-mini', '--output-format', 'stream-json', 'hi']);
+      expect(await streamed.run()).toBe(0);
+      const lines = streamed.out().trim().split('\n').map((line) => JSON.parse(line));
+      expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
+      expect(lines.at(-1)).toMatchObject({ type: 'status', status: 'finished' });
+    } finally {
+      delete process.env.OPENAI_BASE_URL;
+      await server.close();
+    }
+  });
+
+  it('says in one line how to fix a missing model, an unknown provider, a missing key and an unreachable endpoint', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
+    const noModel = io(['--cwd', cwd, 'hi'], {});
+    expect(await noModel.run()).toBe(2);
+    expect(noModel.err()).toMatch(/^cairn: No model selected\. Pass --model/);
+    const unknown = io(['--cwd', cwd, '--model', 'nowhere/x', 'hi']);
+    expect(await unknown.run()).toBe(2);
+    expect(unknown.err().trim().split('\n')).toHaveLength(1);
+    expect(unknown.err()).toMatch(/Unknown model provider "nowhere"/);
+    const savedKey = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    const noKey = io(['--cwd', cwd, '--model', 'anthropic/claude-sonnet-4-5', 'hi']);
+    expect(await noKey.run()).toBe(2);
+    expect(noKey.err()).toMatch(/ANTHROPIC_API_KEY/);
+    if (savedKey) process.env.ANTHROPIC_API_KEY = savedKey;
+    const closed = await startChatCompletionsServer([]);
+    await closed.close();
+    process.env.OLLAMA_BASE_URL = closed.url;
+    process.env.CAIRN_RETRY_MAX_ATTEMPTS = '1';
+    try {
+      const unreachable = io(['--cwd', cwd, '--model', 'ollama/qwen3', 'hi']);
+      expect(await unreachable.run()).toBe(1);
+      expect(unreachable.err()).toMatch(/Cannot reach Ollama at .* \(ECONNREFUSED\)\. Start Ollama/);
+    } finally {
+      delete process.env.OLLAMA_BASE_URL;
+      delete process.env.CAIRN_RETRY_MAX_ATTEMPTS;
+    }
+  });
+});

@@ -1,0 +1,10 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/custom-agent.ts'],
+  format: ['esm'],
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  tsconfig: 'tsconfig.build.json',
+});

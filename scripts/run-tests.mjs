@@ -1,0 +1,47 @@
+// Runs every package's tests through turbo, then prints one plain summary line summed over all
+// packages (`N passed, N failed, N skipped`), which CI records. Exits non-zero when any test failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packages } from './packages.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const reports = packages.map((pkg) => join(root, pkg.dir, '.vitest-report.json'));
+for (const report of reports) rmSync(report, { force: true });
+
+// Tests never touch the user's ~/.cairn.
+const home = process.env.CAIRN_HOME ?? mkdtempSync(join(tmpdir(), 'cairn-test-home-'));
+const extra = process.argv.slice(2);
+const result = spawnSync('pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=2', '--continue', ...extra], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, CAIRN_TEST_REPORT: '1', CAIRN_HOME: home },
+});
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const missing = [];
+for (const [index, report] of reports.entries()) {
+  if (!existsSync(report)) {
+    missing.push(packages[index].name);
+    continue;
+  }
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  passed += json.numPassedTests ?? 0;
+  failed += (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0) - countSuitesWithFailedTests(json);
+  skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+}
+// A package whose test run crashed before writing its report counts as a failure.
+if (missing.length > 0 && result.status !== 0) {
+  console.error(`No test report from: ${missing.join(', ')}`);
+  failed += missing.length;
+}
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(result.status === 0 && failed === 0 ? 0 : 1);
+
+/** Suites that failed only because a test in them failed are already counted through the tests. */
+function countSuitesWithFailedTests(json) {
+  return (json.testResults ?? []).filter((suite) => suite.status === 'failed' && (suite.assertionResults ?? []).some((test) => test.status === 'failed')).length;
+}
