@@ -141,6 +141,27 @@ describe('createIndex', () => {
   });
 });
 
+describe('limits and aborts', () => {
+  it('stops scanning at maxFiles', async () => {
+    const { index } = await setUp({}, { maxFiles: 3 });
+    await index.sync();
+    expect((await index.stats()).files).toBe(3);
+  });
+
+  it('an aborted sync keeps the batches it committed', async () => {
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`gen/f${String(index).padStart(2, '0')}.ts`, `export const abortValue${index} = ${index};\n`]));
+    const controller = new AbortController();
+    const { index } = await setUp(many, {
+      batchSize: 5,
+      onProgress: (event) => {
+        if (event.phase === 'chunk') controller.abort(new Error('stop now'));
+      },
+    });
+    await expect(index.sync({ abortSignal: controller.signal })).rejects.toThrow('stop now');
+    expect((await index.stats()).files).toBe(5);
+  });
+});
+
 describe('embeddings', () => {
   it('embeds in batches, fuses vector and BM25 ranks, and never embeds an unchanged chunk twice', async () => {
     const model = hashedBagOfWordsModel({ maxEmbeddingsPerCall: 2 });

@@ -100,6 +100,14 @@ describe('pathological patterns', () => {
     expect(result).toMatchObject({ truncated: true });
   });
 
+  it('the built-in engine stops at its file cap with a notice', async () => {
+    const files = Object.fromEntries(Array.from({ length: 30 }, (_, index) => [`many/file${String(index).padStart(2, '0')}.txt`, 'needle\n']));
+    const { root } = await workspaceWith(files);
+    const text = textOf(await grepTool.execute({ pattern: 'needle', output_mode: 'files_with_matches' }, testContext(root, { settings: { engine: 'builtin', maxFiles: 10 } })));
+    expect(text.split('\n').slice(0, -1)).toHaveLength(10);
+    expect(text.split('\n').at(-1)).toMatch(/^\[Output truncated after 10 results/);
+  });
+
   it('ripgrep runs the same pattern in linear time', async () => {
     const { root } = await workspaceWith({ 'evil.txt': `${'a'.repeat(40)}!\n`, 'fine.txt': 'aaa\n' });
     expect(textOf(await grepTool.execute({ pattern: '(a+)+$' }, testContext(root, { settings: { engine: 'ripgrep' } })))).toBe('fine.txt:1:aaa');
