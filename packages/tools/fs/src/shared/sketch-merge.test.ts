@@ -127,7 +127,38 @@ describe('mergeSketch: TypeScript', () => {
 
   it('fails when a segment starts with a line that is not in the file', () => {
     const sketch = ['// ... existing code ...', 'function missing() {', '  return 0;', '}', '// ... existing code ...'].join('\n');
-    expect(() => mergeSketch(greeter, sketch)).toThrow(/"function missing\(\) \{" .* was not found.*search_replace/);
+    // Its last line "}" closes two places at that indentation: nothing says which one is meant.
+    expect(() => mergeSketch(greeter, sketch)).toThrow(/starts with new code.*matches 2 places.*search_replace/);
+    const newLastLine = ['// ... existing code ...', 'const missing = 1;', 'const other = 2;', '// ... existing code ...'].join('\n');
+    expect(() => mergeSketch(greeter, newLastLine)).toThrow(/"const missing = 1;" .* was not found.*search_replace/);
+  });
+
+  it('inserts a method at the end of a class when the marker stands for the class body', () => {
+    const sketch = [
+      '// ... existing code ...',
+      'export class Greeter {',
+      '  // ... existing code ...',
+      '',
+      '  shout(): string {',
+      '    return this.greet().toUpperCase();',
+      '  }',
+      '}',
+      '// ... existing code ...',
+    ].join('\n');
+    expect(mergeSketch(greeter, sketch).text).toBe(
+      greeter.replace('    return "Hello " + this.name;\n  }\n}\n', '    return "Hello " + this.name;\n  }\n\n  shout(): string {\n    return this.greet().toUpperCase();\n  }\n}\n'),
+    );
+  });
+
+  it('a region starting with new code keeps the existing lines it ends with', () => {
+    const original = lines('function run() {', '  setup();', '  work();', '}', '', 'function other() {', '  work();', '}');
+    const sketch = ['// ... existing code ...', 'function run() {', '  // ... existing code ...', '  log();', '  work();', '}', '// ... existing code ...'].join('\n');
+    expect(mergeSketch(original, sketch).text).toBe(original.replace('  setup();\n  work();\n', '  setup();\n  log();\n  work();\n'));
+  });
+
+  it('inserts a single new line at the end of a block', () => {
+    const sketch = ['// ... existing code ...', 'export class Greeter {', '  // ... existing code ...', '  static instances = 0;', '// ... existing code ...'].join('\n');
+    expect(mergeSketch(greeter, sketch).text).toBe(greeter.replace('    return "Hello " + this.name;\n  }\n}\n', '    return "Hello " + this.name;\n  }\n  static instances = 0;\n}\n'));
   });
 
   it('fails when a segment anchor matches several places', () => {
@@ -206,6 +237,13 @@ describe('mergeSketch: Python', () => {
     ].join('\n');
     expect(mergeSketch(service, sketch).text).toBe(
       service.replace('import os\n', 'import json\nimport os\n').replace('    Service("x").fetch("/")\n', '    print(json.dumps(Service("x").fetch("/")))\n'),
+    );
+  });
+
+  it('appends a method at the end of a class whose body the marker stands for', () => {
+    const sketch = ['# ... existing code ...', 'class Service:', '    # ... existing code ...', '', '    def close(self):', '        self.url = None', '# ... existing code ...'].join('\n');
+    expect(mergeSketch(service, sketch).text).toBe(
+      service.replace('        return os.environ.get(full)\n', '        return os.environ.get(full)\n\n    def close(self):\n        self.url = None\n'),
     );
   });
 

@@ -17,6 +17,10 @@ interface Segment {
   attachStart: boolean;
   /** No marker after it: it runs to the end of the file. */
   attachEnd: boolean;
+  /** Indentation of the marker right before it (how deep in a block the elided code sits). */
+  markerIndent: number | undefined;
+  /** Blank lines separated it from the marker before it (kept when it is inserted as new code). */
+  leadingBlank: boolean;
 }
 
 const useSearchReplace = 'Use search_replace with the exact text to change instead, or include more unchanged lines around the edit.';
@@ -34,11 +38,13 @@ const quote = (line: string) => JSON.stringify(line.trim().slice(0, 80));
 export function parseSketch(sketch: string): { segments: Segment[]; markerCount: number } {
   const lines = sketch.split('\n');
   const groups: string[][] = [[]];
+  const markerIndents: Array<number | undefined> = [undefined];
   let markerCount = 0;
   for (const line of lines) {
     if (isExistingCodeMarker(line)) {
       markerCount++;
       groups.push([]);
+      markerIndents.push(indentOf(line));
     } else {
       groups[groups.length - 1]!.push(line);
     }
@@ -54,7 +60,9 @@ export function parseSketch(sketch: string): { segments: Segment[]; markerCount:
     // A sketch ending in a newline leaves one empty line at the very end: not content.
     if (!hasMarkerAfter && end > start && group[end - 1] === '') end--;
     const content = group.slice(start, end);
-    if (content.some((line) => !isBlank(line))) segments.push({ lines: content, attachStart: !hasMarkerBefore, attachEnd: !hasMarkerAfter });
+    if (content.some((line) => !isBlank(line))) {
+      segments.push({ lines: content, attachStart: !hasMarkerBefore, attachEnd: !hasMarkerAfter, markerIndent: markerIndents[index], leadingBlank: start > 0 });
+    }
   });
   return { segments, markerCount };
 }
@@ -64,7 +72,7 @@ function lineNumbers(indices: number[]): string {
 }
 
 /** Where a segment's first line sits in the original: unique, or the one with the longest matching context. */
-function findStartAnchor(original: string[], segment: string[], from: number): number {
+function findStartAnchor(original: string[], segment: string[], from: number): number | undefined {
   const first = trimmed(segment[0]!);
   const candidates: Array<{ index: number; score: number }> = [];
   for (let index = from; index < original.length; index++) {
@@ -73,9 +81,7 @@ function findStartAnchor(original: string[], segment: string[], from: number): n
     while (score < segment.length && index + score < original.length && trimmed(segment[score]!) === trimmed(original[index + score]!)) score++;
     candidates.push({ index, score });
   }
-  if (candidates.length === 0) {
-    fail(`the line ${quote(first)} that follows a "... existing code ..." marker was not found in the file (after line ${from}). Each edited region must start with an unchanged line.`);
-  }
+  if (candidates.length === 0) return undefined;
   const best = Math.max(...candidates.map((candidate) => candidate.score));
   const top = candidates.filter((candidate) => candidate.score === best);
   if (top.length > 1) {
@@ -127,6 +133,50 @@ function findEnd(original: string[], segment: string[], start: number, limit: nu
   return pool.find((candidate) => candidate.score === best)!.index + 1;
 }
 
+/** True when the next non-blank line is indented deeper: the line opens a block (`class A:`, `func f() {`). */
+function opensBlock(original: string[], index: number): boolean {
+  for (let next = index + 1; next < original.length; next++) {
+    if (!isBlank(original[next]!)) return indentOf(original[next]!) > indentOf(original[index]!);
+  }
+  return false;
+}
+
+/**
+ * For a segment whose first line is new: anchor it by its last line instead, the nearest occurrence
+ * at the same indentation (`}` closing the class a new method goes into). With no anchored segment
+ * before it, that occurrence must be unique.
+ */
+function anchorByLastLine(original: string[], segment: string[], from: number, hasPrevious: boolean): { start: number; end: number } | undefined {
+  if (segment.length < 2) return undefined;
+  const last = segment[segment.length - 1]!;
+  const candidates: number[] = [];
+  for (let index = from; index < original.length; index++) {
+    if (trimmed(original[index]!) === trimmed(last) && indentOf(original[index]!) === indentOf(last)) candidates.push(index);
+  }
+  if (candidates.length === 0) return undefined;
+  if (!hasPrevious && candidates.length > 1) {
+    fail(`the region ending with ${quote(last)} starts with new code and its last line matches ${candidates.length} places (lines ${lineNumbers(candidates)}), so the edit is ambiguous.`);
+  }
+  const end = candidates[0]!;
+  let run = 1;
+  while (run < segment.length - 1 && end - run >= from && trimmed(segment[segment.length - 1 - run]!) === trimmed(original[end - run]!)) run++;
+  // The matched tail must not be needed to close a bracket the new code opened (a new method's "}").
+  while (run > 1 && bracketBalance(segment.slice(0, segment.length - run)) > 0) run--;
+  return { start: end - run + 1, end: end + 1 };
+}
+
+/** Opening minus closing brackets, a rough count (strings and comments are not parsed). */
+function bracketBalance(lines: string[]): number {
+  let balance = 0;
+  for (const line of lines) {
+    for (const char of line) {
+      if (char === '{' || char === '(' || char === '[') balance++;
+      else if (char === '}' || char === ')' || char === ']') balance--;
+    }
+  }
+  return balance;
+}
+
 function firstNonBlank(lines: string[]): number {
   const index = lines.findIndex((line) => !isBlank(line));
   return index === -1 ? 0 : index;
@@ -135,6 +185,14 @@ function firstNonBlank(lines: string[]): number {
 function lastNonBlank(lines: string[]): number {
   for (let index = lines.length - 1; index >= 0; index--) if (!isBlank(lines[index]!)) return index;
   return lines.length - 1;
+}
+
+interface Placement {
+  start: number;
+  /** Known once placed by its last line, or as an insertion, or found for a later segment. */
+  end?: number;
+  /** The segment begins with new code (placed by its last line or inserted at a block end). */
+  newCodeFirst: boolean;
 }
 
 export interface SketchMerge {
@@ -157,36 +215,71 @@ export function mergeSketch(originalText: string, sketch: string): SketchMerge {
   const endsWithNewline = originalText.endsWith('\n');
   const original = (endsWithNewline ? originalText.slice(0, -1) : originalText).split('\n');
 
-  const starts: number[] = [];
+  const placements: Placement[] = [];
+  // The end of an already placed segment, found now when a later segment needs it.
+  const endOf = (index: number): number => {
+    const placement = placements[index]!;
+    if (placement.end === undefined) {
+      const segment = segments[index]!;
+      const startMatches = !segment.attachStart || trimmed(original[placement.start] ?? '') === trimmed(segment.lines[0]!);
+      placement.end = segment.attachEnd ? original.length : findEnd(original, segment.lines, placement.start, original.length, startMatches);
+    }
+    return placement.end;
+  };
   let from = 0;
-  for (const segment of segments) {
-    let start: number;
+  segments.forEach((segment, index) => {
     if (segment.attachStart) {
-      start = 0;
       const head = firstNonBlank(original);
       const firstLine = trimmed(segment.lines[firstNonBlank(segment.lines)]!);
-      const elsewhere = original.findIndex((line, index) => index !== head && trimmed(line) === firstLine);
+      const elsewhere = original.findIndex((line, position) => position !== head && trimmed(line) === firstLine);
       if (trimmed(original[head] ?? '') !== firstLine && elsewhere !== -1) {
         fail(
           `the sketch does not start with a "... existing code ..." marker, so it would replace the top of the file, yet its first line ${quote(firstLine)} is line ${elsewhere + 1}. ` +
             'Start the sketch with a marker to keep the lines above.',
         );
       }
-    } else {
-      start = findStartAnchor(original, segment.lines, from);
+      placements.push({ start: 0, newCodeFirst: false });
+      from = 1;
+      return;
     }
-    starts.push(start);
-    from = start + 1;
-  }
+    const anchored = findStartAnchor(original, segment.lines, from);
+    if (anchored !== undefined) {
+      placements.push({ start: anchored, newCodeFirst: false });
+      from = anchored + 1;
+      return;
+    }
+    // The region starts with new code: place it by its last line, or at the end of the block the marker sits in.
+    const searchFrom = index > 0 ? Math.max(from, endOf(index - 1)) : from;
+    const byLastLine = anchorByLastLine(original, segment.lines, searchFrom, index > 0);
+    if (byLastLine) {
+      placements.push({ ...byLastLine, newCodeFirst: true });
+      from = byLastLine.end;
+      return;
+    }
+    const opener = index > 0 ? endOf(index - 1) - 1 : -1;
+    if (opener >= 0 && segment.markerIndent !== undefined && segment.markerIndent > indentOf(original[opener]!) && opensBlock(original, opener)) {
+      const at = blockEnd(original, opener, original.length);
+      placements.push({ start: at, end: at, newCodeFirst: true });
+      from = at;
+      return;
+    }
+    fail(
+      `the line ${quote(segment.lines[0]!)} that follows a "... existing code ..." marker was not found in the file (after line ${from}). ` +
+        'Each edited region must start with an unchanged line of the file (or end with one, such as the closing brace).',
+    );
+  });
 
   const spans: SketchMerge['spans'] = [];
   const output: string[] = [];
   let kept = 0;
   segments.forEach((segment, index) => {
-    const start = starts[index]!;
-    const limit = starts[index + 1] ?? original.length;
+    const placement = placements[index]!;
+    const start = placement.start;
+    const limit = placements[index + 1]?.start ?? original.length;
     let end: number;
-    if (segment.attachEnd) {
+    if (placement.end !== undefined && !segment.attachEnd) {
+      end = placement.end;
+    } else if (segment.attachEnd) {
       end = original.length;
       const lastRaw = segment.lines[lastNonBlank(segment.lines)]!;
       const lastLine = trimmed(lastRaw);
@@ -204,7 +297,10 @@ export function mergeSketch(originalText: string, sketch: string): SketchMerge {
       const startMatches = !segment.attachStart || trimmed(original[start] ?? '') === trimmed(segment.lines[0]!);
       end = findEnd(original, segment.lines, start, limit, startMatches);
     }
-    output.push(...original.slice(kept, start), ...segment.lines);
+    if (start < kept) fail(`two regions of the sketch overlap near line ${start + 1}.`);
+    // New code placed after existing code keeps the blank line the sketch put before it.
+    const spacer = placement.newCodeFirst && segment.leadingBlank && start > 0 && !isBlank(original[start - 1]!) ? [''] : [];
+    output.push(...original.slice(kept, start), ...spacer, ...segment.lines);
     spans.push({ firstLine: start + 1, removedLines: end - start, addedLines: segment.lines.length });
     kept = end;
   });
