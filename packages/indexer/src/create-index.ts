@@ -8,9 +8,8 @@ import { type ChunkFileOptions, chunkFile } from './chunk-file.js';
 import { embeddingModelKey, embedValues } from './embed-chunks.js';
 import { contentHash, merkleTree } from './hashing.js';
 import { IndexStore, type FileRecord } from './index-store.js';
-import { reciprocalRankFusion } from './rank-fusion.js';
 import { loadRulesFor, readTextFile, scanWorkspace } from './scan-workspace.js';
-import { ftsQuery } from './tokenize.js';
+import { searchChunks } from './search-chunks.js';
 import type { Chunk, CodebaseIndex, CreateIndexOptions, IndexProgress, IndexStats, SearchOptions, SearchResult, SyncOptions, SyncResult } from './types.js';
 
 /** `$CAIRN_HOME/index/<hash of the canonical workspace path>.sqlite`. */
@@ -240,39 +239,29 @@ class WorkspaceIndex implements CodebaseIndex {
   }
 
   async search(query: string, searchOptions: SearchOptions = {}): Promise<SearchResult[]> {
-    const limit = Math.max(1, Math.min(searchOptions.limit ?? 10, 200));
-    const prefixes = (searchOptions.targetDirectories ?? []).map((directory) => this.toRelative(directory.replace(/\/+$/, '')) ?? (resolve(this.cwd, directory) === this.cwd ? '' : null));
-    if (prefixes.some((prefix) => prefix === null)) return [];
-    const filters = prefixes.filter((prefix): prefix is string => prefix !== '' && prefix !== null);
-    const match = ftsQuery(query);
-    const textHits = match ? this.store.searchText(match, Math.max(limit * 5, 50), filters) : [];
-    let vectorIds: number[] | undefined;
-    if (this.model && this.store.hasVectors && this.store.getMeta('embedding_model') === embeddingModelKey(this.model) && query.trim()) {
-      const [vector] = await embedValues(this.model, [query], {
-        ...(searchOptions.abortSignal ? { abortSignal: searchOptions.abortSignal } : {}),
-        ...(this.options.embeddingRetry ? { retry: this.options.embeddingRetry } : {}),
-      });
-      if (vector) {
-        // vec0 has no path filter: over-fetch, then keep the chunks inside the target folders.
-        const hits = this.store.searchVectors(vector, filters.length > 0 ? 500 : Math.max(limit * 5, 50));
-        const paths = filters.length > 0 ? this.store.chunksByIds(hits.map((hit) => hit.id)) : undefined;
-        vectorIds = hits
-          .filter((hit) => !paths || filters.some((prefix) => { const path = paths.get(hit.id)?.path ?? ''; return path === prefix || path.startsWith(`${prefix}/`); }))
-          .map((hit) => hit.id);
-      }
+    const filters = this.pathFilters(searchOptions.targetDirectories ?? []);
+    if (!filters) return [];
+    const model = this.model && this.store.hasVectors && this.store.getMeta('embedding_model') === embeddingModelKey(this.model) ? this.model : undefined;
+    return searchChunks(this.store, query, {
+      limit: searchOptions.limit ?? 10,
+      pathPrefixes: filters,
+      ...(model ? { embeddingModel: model } : {}),
+      ...(searchOptions.abortSignal ? { abortSignal: searchOptions.abortSignal } : {}),
+      ...(this.options.embeddingRetry ? { retry: this.options.embeddingRetry } : {}),
+    });
+  }
+
+  /** Workspace-relative prefixes; `[]` = no filter (also when the root is one of them); undefined = a folder outside. */
+  private pathFilters(directories: string[]): string[] | undefined {
+    const prefixes: string[] = [];
+    for (const directory of directories) {
+      const trimmed = directory.replace(/\/+$/, '');
+      if (resolve(this.cwd, trimmed || '.') === this.cwd) return [];
+      const relativePath = this.toRelative(trimmed);
+      if (relativePath === undefined) return undefined;
+      prefixes.push(relativePath);
     }
-    const ranked = vectorIds ? reciprocalRankFusion([textHits.map((hit) => hit.id), vectorIds]) : textHits.map((hit) => ({ id: hit.id, score: -hit.score }));
-    const top = ranked.slice(0, limit);
-    const chunks = this.store.chunksByIds(top.map((item) => item.id));
-    const results: SearchResult[] = [];
-    for (const item of top) {
-      const chunk = chunks.get(item.id);
-      if (!chunk) continue;
-      const result: SearchResult = { path: chunk.path, startLine: chunk.startLine, endLine: chunk.endLine, score: item.score, kind: chunk.kind, snippet: snippetOf(chunk.text) };
-      if (chunk.symbol) result.symbol = chunk.symbol;
-      results.push(result);
-    }
-    return results;
+    return prefixes;
   }
 
   watch(watchOptions: { intervalMs?: number; onError?: (error: unknown) => void } = {}): () => void {
@@ -323,10 +312,3 @@ type PreparedFile =
   | { type: 'write'; record: FileRecord; chunks: Array<Chunk & { contentHash: string }> }
   | { type: 'touch'; record: FileRecord }
   | { type: 'remove'; path: string };
-
-/** The first lines of a chunk, capped, for result lists. */
-function snippetOf(text: string, maxLines = 30, maxChars = 1500): string {
-  const lines = text.split('\n').slice(0, maxLines).map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line));
-  const joined = lines.join('\n');
-  return joined.length > maxChars ? `${joined.slice(0, maxChars)}…` : joined;
-}

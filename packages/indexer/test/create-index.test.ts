@@ -114,6 +114,8 @@ describe('createIndex', () => {
     expect((await index.search('validateUserPassword', { targetDirectories: ['lib/'] })).map((hit) => hit.path)).toEqual(['lib/auth.ts']);
     expect((await index.search('validateUserPassword', { targetDirectories: ['./src'] })).map((hit) => hit.path)).toEqual(['src/auth/login.ts']);
     expect(await index.search('validateUserPassword', { targetDirectories: ['../elsewhere'] })).toEqual([]);
+    // The root among the targets means everywhere.
+    expect(await index.search('validateUserPassword', { targetDirectories: ['lib', '.'] })).toHaveLength(2);
   });
 
   it('an interrupted run leaves a usable index that the next sync completes', async () => {
