@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IgnoreRules } from '../node/ignore-rules.js';
@@ -35,7 +36,7 @@ export async function projectLayout(root: string, options: { maxEntries?: number
   let truncated = false;
   const walk = async (relative: string, depth: number): Promise<void> => {
     if (depth > maxDepth) return;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(join(root, relative), { withFileTypes: true });
     } catch {

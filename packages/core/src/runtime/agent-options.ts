@@ -5,6 +5,11 @@ import type { ModelSelection, ProviderSettings } from '../spec/provider/v1/index
 import type { AgentStore } from '../spec/store/v1/index.js';
 import type { CustomTool, ToolName } from '../spec/tool/v1/index.js';
 import type { CanUseTool, PermissionRules } from '../permissions/index.js';
+import type { AgentHooks, CompactionPolicy } from './compaction.js';
+import type { ApproveModeSwitch } from './mode-switch.js';
+
+export type { AgentHooks, CompactionPolicy, PreCompactEvent } from './compaction.js';
+export type { ApproveModeSwitch, ModeSwitchRequest } from './mode-switch.js';
 
 export type { CanUseTool, PermissionRequest as ToolPermissionRequest, PermissionRules } from '../permissions/index.js';
 
@@ -51,6 +56,22 @@ export interface AgentOptions {
   env?: Record<string, string | undefined>;
   /** The registry of providers, tools and modes (default: the one the Cairn instance was created with). */
   registry?: Registry;
+  /** When and how the conversation is compacted (SPEC section 6). Default: 80 % of the model's window. */
+  compaction?: CompactionPolicy;
+  /** Typed in-process hooks (only `preCompact` so far). */
+  hooks?: AgentHooks;
+  /**
+   * Decides `switch_mode` requests whose transition requires approval (plan -> agent) during a run.
+   * Without it (headless) such a switch stays pending and the model is told it awaits the user; the
+   * user approves with `send(text, { mode: 'agent' })`, `send(text, { approvePlan: true })` or `agent.approvePlan()`.
+   */
+  approveModeSwitch?: ApproveModeSwitch;
+  /**
+   * Offer every tool in every mode (tools the mode does not allow are still refused when called), so
+   * the tool list — the start of every request — stays byte-identical across mode switches. Default
+   * false: tools a mode does not allow are not offered (SPEC section 4).
+   */
+  stableToolList?: boolean;
 }
 
 export interface SendOptions {
@@ -63,6 +84,12 @@ export interface SendOptions {
   local?: { customTools?: Record<string, CustomTool>; force?: boolean };
   signal?: AbortSignal;
   maxSteps?: number;
+  /**
+   * Approve the plan `create_plan` proposed: its steps become the todo list and the run executes in
+   * the approval target mode (agent), which stays the agent's mode. Default (undefined): approve when
+   * this send leaves plan mode for agent mode while a plan is proposed; false: never.
+   */
+  approvePlan?: boolean;
 }
 
 export interface StepSummary {

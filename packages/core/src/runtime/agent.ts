@@ -1,4 +1,3 @@
-import { buildSystemPrompt } from '../context/system-prompt.js';
 import type { ResolvedModel } from '../registry/registry.js';
 import { AgentBusyError, ConfigurationError } from '../spec/errors/index.js';
 import type { AgentUsage, RunEvent, SDKMessage } from '../spec/events/v1/index.js';
@@ -22,6 +21,9 @@ import { emptyUsage } from './token-usage.js';
 import { customToolsToDefinitions } from './tool-set.js';
 import { buildUserMessage, type UserMessage } from './user-message.js';
 import { createPermissionChecker } from './permission-checker.js';
+import { compactionBudget, defaultKeepRecentTurns } from './compaction.js';
+import { planApprovalAtSend } from './mode-switch.js';
+import { loadSendSettings, queryRuleReminders } from './settings-for-send.js';
 import { acquireAgentLease, closeRun, recoverInterruptedRuns } from './recovery.js';
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
@@ -167,7 +169,16 @@ export class CairnAgent {
     return run;
   }
 
-  private async execute(run: Run, initial: RunRecord, log: RunEventLog, controller: AbortController, userMessage: UserMessage, runMode: string, options: SendOptions): Promise<RunResult> {
+  /**
+   * Approve the plan proposed in plan mode and run it: the plan's steps become the todo list and the
+   * run (and later sends) use the approval target mode, agent for the built-in plan mode.
+   */
+  async approvePlan(message = 'The plan is approved. Implement it now.', options: SendOptions = {}): Promise<Run> {
+    return this.send(message, { ...options, approvePlan: true });
+  }
+
+  private async execute(run: Run, initial: RunRecord, log: RunEventLog, controller: AbortController, userMessage: UserMessage, requestedRunMode: string, options: SendOptions): Promise<RunResult> {
+    let runMode = requestedRunMode;
     const started = Date.now();
     let record: RunRecord = { ...initial, checkpointBefore: (await this.store.agents.get(this.agentId))?.checkpointRoot ?? this.record.checkpointRoot };
     const append = (events: RunEvent[]) => log.append(events);
@@ -182,26 +193,48 @@ export class CairnAgent {
       if (latest) this.record = latest;
       const snapshot = await loadConversation(this.store.checkpoints, this.record.checkpointRoot);
       const history = repairConversation(snapshot.messages).messages;
+      const state: Record<string, unknown> = { ...snapshot.state };
+      const conversationMode = history.length === 0 ? this.currentMode : snapshot.mode;
+      const decided = planApprovalAtSend({ approvePlan: options.approvePlan, requestedMode: options.mode, conversationMode, runMode, state, resolveMode: (id) => this.runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : undefined) });
+      if (decided.mode !== runMode) {
+        runMode = decided.mode;
+        assertMode(this.runtime, runMode);
+      }
+      // The user chose the mode of this run: a switch the model asked for earlier is moot.
+      if (runMode !== conversationMode) delete state.pendingModeSwitch;
+      if (decided.approval) this.currentMode = runMode;
       const mode = this.modeDefinition(runMode);
       const tools = [...this.runtime.registry.tools(), ...customToolsToDefinitions(options.local?.customTools ?? this.options.local?.customTools)];
-      const checkpointer = new ConversationCheckpointer(this.store.checkpoints, { root: this.record.checkpointRoot, messages: history }, {
-        onSave: async (root) => (this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, updatedAt: Date.now() })),
-      });
+      const checkpointer = new ConversationCheckpointer(this.store.checkpoints, { root: this.record.checkpointRoot, messages: history });
+      const settings = await loadSendSettings(this.options, this.record.cwd, this.runtime.registry.modes());
       const user = await buildUserMessage({
         message: userMessage,
         cwd: this.record.cwd,
         firstInConversation: history.length === 0,
         mode,
         modeChanged: history.length === 0 ? mode.id !== 'agent' || mode.promptBlocks.length > 0 : snapshot.mode !== mode.id,
+        reminders: [...(decided.approval ? [decided.approval.reminder] : []), ...queryRuleReminders(settings.config, userMessage.text, state)],
       });
+      const modeChange = decided.approval
+        ? { from: conversationMode, source: 'plan-approval' as const }
+        : history.length > 0 && snapshot.mode !== mode.id
+          ? { from: snapshot.mode, source: 'user' as const }
+          : undefined;
       await append([
         message({ type: 'system', subtype: 'init', model: this.resolved.id, tools: tools.map((tool) => tool.name), mode: mode.id, cwd: this.record.cwd }),
         message({ type: 'status', status: 'running', mode: mode.id }),
         message({ type: 'user', message: { role: 'user', content: userMessage.text } }),
         { kind: 'update', update: { type: 'user-message-appended', text: userMessage.text } },
+        ...(modeChange
+          ? [
+              { kind: 'update' as const, update: { type: 'mode-changed' as const, from: modeChange.from, to: mode.id, source: modeChange.source } },
+              message({ type: 'status', status: 'mode-changed', mode: mode.id, message: `${modeChange.from} -> ${mode.id}` }),
+            ]
+          : []),
+        ...(decided.approval ? [{ kind: 'update' as const, update: decided.approval.update }] : []),
       ]);
-      const permissions = createPermissionChecker(this.options, this.record.cwd);
-      const state: Record<string, unknown> = { ...snapshot.state };
+      const permissions = createPermissionChecker(this.options, this.record.cwd, settings.config.permissionLayers);
+      const budget = compactionBudget(this.options.compaction, this.resolved.catalog);
       const outcome: RunOutcome = controller.signal.aborted
         ? { status: 'cancelled', result: '', usage: emptyUsage(), messages: [...history, user], mode: mode.id, error: { message: 'The run was cancelled.', code: 'cancelled' } }
         : await executeRun({
@@ -223,7 +256,12 @@ export class CairnAgent {
             store: this.store,
             checkpointer,
             log,
-            systemPrompt: buildSystemPrompt(this.options.systemPrompt?.append ? { append: this.options.systemPrompt.append } : {}),
+            systemPrompt: settings.systemPrompt,
+            rules: settings.config.rules,
+            ...(budget ? { compaction: { budget, keepRecentTurns: this.options.compaction?.keepRecentTurns ?? defaultKeepRecentTurns } } : {}),
+            ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
+            ...(this.options.approveModeSwitch ? { approveModeSwitch: this.options.approveModeSwitch } : {}),
+            ...(this.options.stableToolList ? { stableToolList: true } : {}),
             promptCacheKey: `cairn-${this.agentId}`,
             ...(this.selectionParams() ? { callParams: this.selectionParams() } : {}),
             ...(this.options.retry ? { retry: this.options.retry } : {}),
@@ -275,7 +313,7 @@ export class CairnAgent {
     if (!result.acquired) throw new AgentBusyError(this.agentId, result.holder.runId);
     this.leaseRunId = runId;
     // A stale lease means a process died mid-run: close its runs before continuing.
-    await recoverInterruptedRuns(this.store, this.record, this.runtime.owner, runId);
+    await recoverInterruptedRuns(this.store, this.record, this.runtime.owner, runId, 'forcedFrom' in result ? result.forcedFrom : undefined);
   }
 
   private async heartbeat(runId: string, controller: AbortController): Promise<void> {
@@ -365,7 +403,10 @@ export class CairnAgent {
     return report;
   }
 
-  /** Re-read configuration from disk (rules, settings); takes effect at the next send. */
+  /**
+   * Re-read the agent record. Rules, AGENTS.md and permissions.json are read from disk at every
+   * send, so edits to them take effect at the next send with or without this call.
+   */
   async reload(): Promise<void> {
     const latest = await this.store.agents.get(this.agentId);
     if (latest) this.record = latest;

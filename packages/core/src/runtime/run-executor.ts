@@ -6,16 +6,20 @@ import { turnToAssistantMessage } from '../machine/turn-to-message.js';
 import type { InteractionUpdate, RunEvent, SDKMessage, TokenUsage } from '../spec/events/v1/index.js';
 import type { JSONValue } from '../spec/json.js';
 import type { LanguageModelV1StreamPart, ModelMessage, ToolModelMessage } from '../spec/language-model/v1/index.js';
+import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ToolDefinition, ToolExecutionContext } from '../spec/tool/v1/index.js';
 import { toolInputJsonSchema } from '../tools/tool-schema.js';
 import { fallbackAgentMode } from './default-modes.js';
 import { KeyedLock } from './keyed-lock.js';
-import { applyPendingModeSwitch } from './mode-switch.js';
+import { compactIfNeeded } from './compaction-step.js';
+import { ContextTokenMeter } from './compaction-tokens.js';
+import { modeReminderText, resolvePendingModeSwitch } from './mode-switch.js';
+import { readEditedFiles, ruleReminderFor, stepReminderMessage, workspaceRelative } from './rules-reminders.js';
 import type { RunPlan } from './run-plan.js';
 import { assistantBlocks } from './sdk-messages.js';
 import { toTokenUsage } from './token-usage.js';
 import { type ToolCallOutcome, runToolCall } from './tool-runner.js';
-import { toolAvailability } from './tool-set.js';
+import { readOnlyModeRefusal, toolAvailability } from './tool-set.js';
 
 /** An SDK message without the ids every message of the run carries. */
 export type SDKMessageBody = SDKMessage extends infer M ? (M extends SDKMessage ? Omit<M, 'agent_id' | 'run_id'> : never) : never;
@@ -47,15 +51,66 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   let lastText = '';
   // Where the run was when it ended, so a cancel can close the conversation correctly.
   let phase: 'preparing' | 'sampling' | 'acting' = 'preparing';
+  const meter = new ContextTokenMeter();
+  // Files touched by tool calls of this run (for glob rules) and files changed (for mode reminders).
+  const touchedPaths = new Set<string>();
+  const editedPaths = new Set<string>();
+  const calledTools: string[] = [];
+  // A per-step reminder (ModeDefinition.reminder as a function) is sent with the next request only,
+  // never stored, so it cannot pile up in the history or shift the cached prefix.
+  let stepReminder: string | undefined;
+  const offeredTools = (mode: ModeDefinition) =>
+    toolAvailability(plan.tools, { allow: plan.allow, deny: plan.deny, mode, cwd: plan.cwd, settings: plan.toolSettings }).filter((entry) => entry.offered || (plan.stableToolList === true && entry.modeRestricted === true));
+  const toolSpecs = (mode: ModeDefinition) => offeredTools(mode).map(({ tool }) => ({ type: 'function' as const, name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool.inputSchema) }));
 
   const machine = runMachine.provide({
     actors: {
       prepareStep: fromPromise(async ({ input }: { input: RunMachineContext }) => {
         phase = 'preparing';
-        const switched = applyPendingModeSwitch({ state: plan.state, mode: input.mode, messages: input.messages, resolveMode: modeOf });
-        if (switched.update) await deliver([{ kind: 'update', update: switched.update }, message({ type: 'status', status: 'mode-changed', mode: switched.mode })]);
-        await plan.checkpointer.save(switched.messages, plan.state, switched.mode);
-        return { mode: switched.mode, messages: switched.messages };
+        const switched = await resolvePendingModeSwitch({
+          state: plan.state,
+          mode: input.mode,
+          messages: input.messages,
+          resolveMode: modeOf,
+          ...(plan.approveModeSwitch ? { approve: plan.approveModeSwitch } : {}),
+        });
+        for (const update of switched.updates) {
+          await deliver([{ kind: 'update', update }, ...(update.type === 'mode-changed' ? [message({ type: 'status', status: 'mode-changed', mode: update.to, message: `${update.from} -> ${update.to}` })] : [])]);
+        }
+        const mode = modeOf(switched.mode) ?? fallbackAgentMode;
+        let messages = switched.messages;
+        const rules = ruleReminderFor(plan.rules ?? [], [...touchedPaths], plan.state);
+        if (rules) messages = [...messages, rules];
+        if (plan.compaction) {
+          const compacted = await compactIfNeeded({
+            agentId: plan.agentId,
+            runId: plan.runId,
+            mode: mode.id,
+            messages,
+            state: plan.state,
+            systemPrompt: plan.systemPrompt,
+            tools: toolSpecs(mode),
+            meter,
+            budget: plan.compaction.budget,
+            keepRecentTurns: plan.compaction.keepRecentTurns,
+            model: plan.model.model,
+            modeReminder: modeReminderText(mode),
+            ...(plan.hooks ? { hooks: plan.hooks } : {}),
+            ...(plan.retry ? { retry: plan.retry } : {}),
+            signal: plan.signal,
+            notify: async (event) => {
+              if (event.status) await deliver([message({ type: 'status', status: 'compacting', message: event.status, mode: mode.id })]);
+              if (event.update) await deliver([{ kind: 'update', update: event.update }]);
+            },
+          });
+          messages = compacted.messages;
+        }
+        stepReminder = undefined;
+        if (typeof mode.reminder === 'function') {
+          stepReminder = mode.reminder({ step: input.step + 1, toolCalls: [...calledTools], state: plan.state, editedFiles: await readEditedFiles(plan.cwd, [...editedPaths]) }) || undefined;
+        }
+        await plan.checkpointer.save(messages, plan.state, switched.mode);
+        return { mode: switched.mode, messages };
       }),
       streamModel: fromCallback<RunMachineEvent, { step: number; mode: string; messages: ModelMessage[] }>(({ input, sendBack }) => {
         const controller = new AbortController();
@@ -77,14 +132,15 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
 
   async function streamStep(input: { step: number; mode: string; messages: ModelMessage[] }, signal: AbortSignal, sendPart: (part: LanguageModelV1StreamPart) => void): Promise<RunFailure | undefined> {
     const mode = modeOf(input.mode) ?? fallbackAgentMode;
-    const offered = toolAvailability(plan.tools, { allow: plan.allow, deny: plan.deny, mode, cwd: plan.cwd, settings: plan.toolSettings }).filter((entry) => entry.offered);
+    const tools = toolSpecs(mode);
+    const reminder = stepReminder ? [stepReminderMessage(stepReminder)] : [];
     await deliver([{ kind: 'update', update: { type: 'step-started', step: input.step, mode: mode.id } }]);
     let turn = emptyTurn();
     const stream = streamWithRetry(
       plan.model.model,
       {
-        prompt: [{ role: 'system', content: plan.systemPrompt }, ...input.messages],
-        tools: offered.map(({ tool }) => ({ type: 'function', name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool.inputSchema) })),
+        prompt: [{ role: 'system', content: plan.systemPrompt }, ...input.messages, ...reminder],
+        tools,
         promptCacheKey: plan.promptCacheKey,
         ...(plan.callParams ? { params: plan.callParams } : {}),
         abortSignal: signal,
@@ -111,6 +167,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
     const incomplete = failure !== undefined || signal.aborted;
     const blocks = assistantBlocks(incomplete ? { ...turn, blocks: turn.blocks.filter((block) => block.kind !== 'tool-call') } : turn);
     const usage = toTokenUsage(turn.usage);
+    if (!incomplete) meter.recordRequest(input.messages, usage.inputTokens);
     const text = turnText(turn);
     if (text) lastText = text;
     await deliver([
@@ -146,12 +203,18 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
             availability,
             writeLock,
             signal,
-            checkPermission: (tool, toolInput, paths) => plan.checkPermission(tool, toolInput, paths, mode.id),
+            checkPermission: async (tool, toolInput, paths) => {
+              for (const path of paths) touchedPaths.add(workspaceRelative(plan.cwd, path));
+              const refusal = await readOnlyModeRefusal(tool, toolInput, mode);
+              if (refusal) return { decision: 'deny', reason: refusal };
+              return plan.checkPermission(tool, toolInput, paths, mode.id);
+            },
             createContext: (tool, toolCallId, toolSignal) => toolContext(tool, toolCallId, toolSignal, mode.id, plan.sandboxFor(mode)),
             onStart: (request, args) => deliver([message({ type: 'tool_call', call_id: request.toolCallId, name: request.toolName, status: 'running', args })]),
           },
         );
         outcomes.set(call.toolCallId, outcome);
+        calledTools.push(outcome.toolName);
         await deliver([
           { kind: 'update', update: { type: 'tool-call-completed', callId: outcome.toolCallId, toolName: outcome.toolName, isError: outcome.isError, result: outcome.text, ...(outcome.truncated ? { truncated: true } : {}) } },
           message({ type: 'tool_call', call_id: outcome.toolCallId, name: outcome.toolName, status: outcome.isError ? 'error' : 'completed', args: outcome.args, result: outcome.text, ...(outcome.truncated ? { truncated: true } : {}) }),
@@ -164,7 +227,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
     return { toolMessage: toolMessageFor(results), allInvalid: results.length > 0 && results.every((result) => result.invalid) };
   }
 
-  function toolContext(tool: ToolDefinition, toolCallId: string, signal: AbortSignal, mode: string, sandbox: ReturnType<RunPlan['sandboxFor']>): ToolExecutionContext {
+  function toolContext(_tool: ToolDefinition, toolCallId: string, signal: AbortSignal, mode: string, sandbox: ReturnType<RunPlan['sandboxFor']>): ToolExecutionContext {
     return {
       toolCallId,
       agentId: plan.agentId,
@@ -179,13 +242,15 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
           plan.state[key] = value;
         },
       },
-      recordFileChange: (change) => plan.onFileChange(change, toolCallId),
+      recordFileChange: (change) => {
+        editedPaths.add(workspaceRelative(plan.cwd, change.path));
+        return plan.onFileChange(change, toolCallId);
+      },
       sandbox,
       isPathDenied: plan.isPathDenied,
       settings: plan.toolSettings,
       env: plan.env,
     };
-    void tool;
   }
 
   const actor = createActor(machine, { input: { messages: plan.messages, mode: plan.mode, maxSteps: plan.maxSteps } });

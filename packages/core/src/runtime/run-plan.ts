@@ -1,3 +1,4 @@
+import type { WorkspaceRule } from '../config/rules-loader.js';
 import type { RetryPolicy } from '../model-call/retry-policy.js';
 import type { ResolvedModel } from '../registry/registry.js';
 import type { InteractionUpdate } from '../spec/events/v1/index.js';
@@ -6,7 +7,9 @@ import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { AgentStore } from '../spec/store/v1/index.js';
 import type { FileChange, SandboxRequirement, ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
 import type { StepSummary } from './agent-options.js';
+import type { AgentHooks } from './compaction.js';
 import type { ConversationCheckpointer } from './conversation-checkpoint.js';
+import type { ApproveModeSwitch } from './mode-switch.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { PermissionVerdict } from './tool-runner.js';
 
@@ -42,4 +45,13 @@ export interface RunPlan {
   onDelta?: (event: { update: InteractionUpdate }) => void | Promise<void>;
   onStep?: (event: { step: StepSummary }) => void | Promise<void>;
   onFileChange(change: FileChange, toolCallId: string): Promise<void>;
+  /** Decides `switch_mode` transitions that require approval; without it they stay pending (headless). */
+  approveModeSwitch?: ApproveModeSwitch;
+  /** Loaded rule files: glob rules are injected as reminders once a matching file is touched. */
+  rules?: readonly WorkspaceRule[];
+  /** Token budget of a request and the turns compaction keeps; absent = no compaction. */
+  compaction?: { budget: number; keepRecentTurns: number };
+  hooks?: AgentHooks;
+  /** Offer mode-restricted tools too (they are still refused when called), for a byte-stable tool list. */
+  stableToolList?: boolean;
 }

@@ -23,6 +23,8 @@ export async function buildUserMessage(input: {
   mode: ModeDefinition;
   modeChanged: boolean;
   stepReminder?: string;
+  /** Further dynamic instructions for this message (rules that apply, plan approval), already wrapped. */
+  reminders?: string[];
 }): Promise<UserModelMessage> {
   const parts: string[] = [];
   if (input.firstInConversation) {
@@ -34,6 +36,7 @@ export async function buildUserMessage(input: {
   const reminder = typeof input.mode.reminder === 'string' ? input.mode.reminder : undefined;
   if (reminder) parts.push(systemReminder(reminder));
   if (input.stepReminder) parts.push(systemReminder(input.stepReminder));
+  for (const reminder of input.reminders ?? []) parts.push(reminder);
   return {
     role: 'user',
     content: [{ type: 'text', text: parts.join('\n\n') }, ...(input.message.images ?? []).map((image) => ({ type: 'image' as const, data: image.data, mediaType: image.mediaType }))],

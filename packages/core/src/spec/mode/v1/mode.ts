@@ -19,6 +19,11 @@ export interface ModeReminderContext {
   /** Tool names called so far in this run. */
   toolCalls: string[];
   state: Record<string, unknown>;
+  /**
+   * Files changed by tools in this run (workspace-relative), with their current text (null when
+   * deleted, binary or too large), so a reminder can check e.g. that instrumentation was removed.
+   */
+  editedFiles?: Array<{ path: string; text: string | null }>;
 }
 
 export interface ModeTransition {

@@ -1,0 +1,34 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { PermissionLayer } from '../permissions/index.js';
+import { loadPermissionLayers } from './permission-files.js';
+import { loadProjectRules, loadUserRules, type WorkspaceRule } from './rules-loader.js';
+import { type ResolvedSettingSources, resolveSettingSources, type SettingSource } from './setting-sources.js';
+
+export interface WorkspaceConfig {
+  sources: ResolvedSettingSources;
+  /** Project rules first, then user rules, each sorted by path. */
+  rules: WorkspaceRule[];
+  /** For `createPermissionChecker(options, cwd, extraLayers)`. */
+  permissionLayers: PermissionLayer[];
+}
+
+/** `$CAIRN_HOME`, default `~/.cairn`: the user layer and the default store live here. */
+export function cairnHome(env: Record<string, string | undefined> = process.env): string {
+  return env.CAIRN_HOME?.trim() || join(homedir(), '.cairn');
+}
+
+/**
+ * Read the on-disk configuration layers for one send. Only reads files: nothing here starts a
+ * process, and rule text never changes permissions.
+ */
+export async function loadWorkspaceConfig(input: { root: string; env?: Record<string, string | undefined>; settingSources?: readonly SettingSource[] }): Promise<WorkspaceConfig> {
+  const sources = resolveSettingSources(input.settingSources);
+  const home = cairnHome(input.env);
+  const [projectRules, userRules, permissionLayers] = await Promise.all([
+    sources.project ? loadProjectRules(input.root) : Promise.resolve([]),
+    sources.user ? loadUserRules(home) : Promise.resolve([]),
+    loadPermissionLayers({ root: input.root, home, project: sources.project, user: sources.user, projectTrusted: sources.projectTrusted }),
+  ]);
+  return { sources, rules: [...projectRules, ...userRules], permissionLayers };
+}

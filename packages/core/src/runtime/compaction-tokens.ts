@@ -1,0 +1,87 @@
+import { countTokens } from 'gpt-tokenizer';
+import type { LanguageModelV1FunctionTool, ModelMessage } from '../spec/language-model/v1/index.js';
+
+// Estimates use the o200k BPE of gpt-tokenizer: exact for recent OpenAI models, within ~10-20 % for
+// Claude and Gemini, which is what a budget check needs. Very long strings are counted as chars/4
+// so one huge tool output cannot stall a step.
+const exactLimit = 50_000;
+const perMessageOverhead = 4;
+const perImageTokens = 1_000;
+const cache = new WeakMap<object, number>();
+
+export function estimateTextTokens(text: string): number {
+  if (text.length === 0) return 0;
+  return text.length > exactLimit ? Math.ceil(text.length / 4) : countTokens(text);
+}
+
+/** Estimated tokens of one message; cached per message object (messages are never mutated). */
+export function estimateMessageTokens(message: ModelMessage): number {
+  const cached = cache.get(message);
+  if (cached !== undefined) return cached;
+  let tokens = perMessageOverhead;
+  if (typeof message.content === 'string') tokens += estimateTextTokens(message.content);
+  else {
+    for (const part of message.content) {
+      switch (part.type) {
+        case 'text':
+        case 'reasoning':
+          tokens += estimateTextTokens(part.text);
+          break;
+        case 'image':
+          tokens += perImageTokens;
+          break;
+        case 'tool-call':
+          tokens += estimateTextTokens(part.toolName) + estimateTextTokens(typeof part.input === 'string' ? part.input : JSON.stringify(part.input));
+          break;
+        case 'tool-result':
+          tokens += estimateTextTokens(toolOutputText(part.output));
+          break;
+      }
+    }
+  }
+  cache.set(message, tokens);
+  return tokens;
+}
+
+export function toolOutputText(output: { type: string; value: unknown }): string {
+  if (output.type === 'text' || output.type === 'error-text') return String(output.value);
+  if (output.type === 'content' && Array.isArray(output.value)) {
+    return output.value.map((item: { type: string; text?: string }) => (item.type === 'text' ? (item.text ?? '') : '[image]')).join('\n');
+  }
+  return JSON.stringify(output.value);
+}
+
+export function estimateMessagesTokens(messages: readonly ModelMessage[]): number {
+  let total = 0;
+  for (const message of messages) total += estimateMessageTokens(message);
+  return total;
+}
+
+export function estimateToolsTokens(tools: readonly LanguageModelV1FunctionTool[]): number {
+  return estimateTextTokens(JSON.stringify(tools));
+}
+
+/**
+ * Tokens of the next request: the provider's count for the previous request of this run (its
+ * `inputTokens`, cached parts included) plus an estimate of what was appended since; without a
+ * previous request (first step, after a compaction) everything is estimated.
+ */
+export class ContextTokenMeter {
+  private last: { messages: readonly ModelMessage[]; inputTokens: number } | undefined;
+
+  /** Record the request just sent and the input tokens the provider reported for it. */
+  recordRequest(messages: readonly ModelMessage[], inputTokens: number): void {
+    this.last = inputTokens > 0 ? { messages, inputTokens } : undefined;
+  }
+
+  reset(): void {
+    this.last = undefined;
+  }
+
+  estimate(input: { systemPrompt: string; tools: readonly LanguageModelV1FunctionTool[]; messages: readonly ModelMessage[] }): { tokens: number; source: 'usage+estimate' | 'estimate' } {
+    const last = this.last;
+    const extendsLast = last && input.messages.length >= last.messages.length && last.messages.every((message, index) => input.messages[index] === message);
+    if (last && extendsLast) return { tokens: last.inputTokens + estimateMessagesTokens(input.messages.slice(last.messages.length)), source: 'usage+estimate' };
+    return { tokens: estimateTextTokens(input.systemPrompt) + estimateToolsTokens(input.tools) + estimateMessagesTokens(input.messages), source: 'estimate' };
+  }
+}
