@@ -79,8 +79,9 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
           void capture.drained().then(() => pipe.resume());
         }
         if (options.onOutput && streamed < options.streamBytes) {
-          streamed += chunk.length;
-          const text = decoder.decode(chunk, { stream: true });
+          const piece = chunk.subarray(0, options.streamBytes - streamed);
+          streamed += piece.length;
+          const text = decoder.decode(piece, { stream: streamed < options.streamBytes });
           if (text) options.onOutput(stream, text);
           if (streamed >= options.streamBytes) options.onOutput(stream, '\n[live output paused: the rest is in the result]\n');
         }

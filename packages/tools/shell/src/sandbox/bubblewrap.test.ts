@@ -130,9 +130,27 @@ describe('workspace-write sandbox', () => {
     expect(output).not.toContain('sk-ant-secret');
   });
 
-  it('refuses a non-empty network allow-list instead of opening the network', async () => {
+  it('an allow-list lets only the listed hosts through the host proxy; everything else stays off', async () => {
     const root = await temporaryWorkspace();
-    const { context } = toolContext(root, { sandbox: { ...workspaceWrite, networkAllow: ['registry.npmjs.org'] } });
+    const allowLocal = { ...workspaceWrite, networkAllow: ['127.0.0.1'] };
+    const viaProxy = await sandboxed(root, `curl -s --max-time 5 http://127.0.0.1:${port}/`, allowLocal);
+    expect(viaProxy.text).toContain('host-server-reached');
+    const tunnel = await sandboxed(root, `curl -s --max-time 5 --proxytunnel http://127.0.0.1:${port}/`, allowLocal);
+    expect(tunnel.text).toContain('host-server-reached');
+    // Without the proxy the sandbox still has no route anywhere.
+    expect((await sandboxed(root, `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`, allowLocal)).exitCode).not.toBe(0);
+    const otherHost = { ...workspaceWrite, networkAllow: ['example.org'] };
+    const refused = await sandboxed(root, `curl -s --max-time 5 -o /dev/null -w '%{http_code}' http://127.0.0.1:${port}/`, otherHost);
+    expect(refused.text).toContain('403');
+    expect(refused.text).not.toContain('host-server-reached');
+    const refusedTunnel = await sandboxed(root, `curl -s --max-time 5 --proxytunnel http://127.0.0.1:${port}/`, otherHost);
+    expect(refusedTunnel.exitCode).not.toBe(0);
+    expect(refusedTunnel.text).not.toContain('host-server-reached');
+  });
+
+  it('refuses a wildcard allow-list instead of opening the network', async () => {
+    const root = await temporaryWorkspace();
+    const { context } = toolContext(root, { sandbox: { ...workspaceWrite, networkAllow: ['*'] } });
     await expect(tool.execute({ command: 'true' }, context)).rejects.toBeInstanceOf(ConfigurationError);
   });
 

@@ -3,8 +3,18 @@ import { access, constants, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { ConfigurationError } from '@cairn/core';
+import { shellLogDirectory } from '../process/log-directory.js';
+import { bridgeScript, sandboxProxyPort, startAllowListProxy } from './network-proxy.js';
 import { protectedMounts } from './protected-mounts.js';
 import type { SandboxBackend, SandboxedCommand, SandboxWrapOptions } from './sandbox-backend.js';
+
+// Starts the in-sandbox bridge, waits until it listens (5 s at most), then runs the command as `$1`.
+const bridgeWrapper = [
+  '"$CAIRN_SANDBOX_NODE" -e "$CAIRN_SANDBOX_BRIDGE" "$CAIRN_SANDBOX_PROXY_SOCKET" ' + sandboxProxyPort + ' /tmp/.cairn-proxy-ready &',
+  'i=0; while [ ! -e /tmp/.cairn-proxy-ready ]; do i=$((i+1)); if [ $i -gt 500 ]; then echo "cairn: the sandbox network proxy did not start" >&2; exit 125; fi; sleep 0.01; done',
+  'unset CAIRN_SANDBOX_NODE CAIRN_SANDBOX_BRIDGE CAIRN_SANDBOX_PROXY_SOCKET',
+  'exec "$0" -c "$1"',
+].join('\n');
 
 export const bubblewrapInstallHint = 'install bubblewrap: apt-get install bubblewrap (Debian/Ubuntu) or dnf install bubblewrap (Fedora)';
 
@@ -70,17 +80,18 @@ export function createBubblewrapBackend(options: BubblewrapOptions = {}): Sandbo
       availability ??= probe();
       const { available, reason, executable } = await availability;
       if (!available || !executable) throw new ConfigurationError(`The ${wrapOptions.profile} sandbox is unavailable: ${reason}`);
-      if (wrapOptions.networkAllow.length > 0) {
-        throw new ConfigurationError(
-          `Sandbox network allow-lists (${wrapOptions.networkAllow.join(', ')}) are not implemented yet: the sandbox would have to open the network. Remove sandboxOptions.network.allow (network stays off) or disable the sandbox explicitly.`,
-        );
+      const allow = wrapOptions.networkAllow.map((host) => host.trim()).filter(Boolean);
+      if (allow.some((host) => host === '*' || host.includes('/'))) {
+        throw new ConfigurationError(`Sandbox network allow-list entries must be host names or IPs (example.com, *.example.com), got: ${allow.join(', ')}`);
       }
       const args = ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net', '--cap-drop', 'ALL'];
       args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
       // Private temp dirs: the host's /tmp holds other programs' sockets (tmux, ssh-agent) that would be a way out.
       const temporaryDirectories = new Set(['/tmp', '/var/tmp', '/dev/shm', tmpdir()]);
       for (const directory of temporaryDirectories) if (await isDirectory(directory)) args.push('--tmpfs', directory);
-      for (const path of wrapOptions.readOnlyPaths ?? []) if (await isDirectory(path)) args.push('--ro-bind', path, path);
+      const readOnlyPaths = new Set(wrapOptions.readOnlyPaths ?? []);
+      if (allow.length > 0) readOnlyPaths.add(shellLogDirectory());
+      for (const path of readOnlyPaths) if (await isDirectory(path)) args.push('--ro-bind', path, path);
       let release = async () => {};
       if (wrapOptions.profile === 'workspace-write') {
         args.push('--bind', wrapOptions.workspaceRoot, wrapOptions.workspaceRoot);
@@ -90,8 +101,35 @@ export function createBubblewrapBackend(options: BubblewrapOptions = {}): Sandbo
       } else {
         args.push('--ro-bind', wrapOptions.workspaceRoot, wrapOptions.workspaceRoot);
       }
-      args.push('--chdir', wrapOptions.cwd, '--', wrapOptions.shell, '-c', command);
-      return { file: executable, args, env: { ...wrapOptions.env, TMPDIR: '/tmp' }, cleanup: release };
+      args.push('--chdir', wrapOptions.cwd, '--');
+      const env: Record<string, string> = { ...wrapOptions.env, TMPDIR: '/tmp' };
+      if (allow.length === 0) {
+        args.push(wrapOptions.shell, '-c', command);
+        return { file: executable, args, env, cleanup: release };
+      }
+      // Allow-listed hosts: still no network namespace peers; a host-side proxy decides per host.
+      const releaseMounts = release;
+      const proxy = await startAllowListProxy(allow).catch(async (error: unknown) => {
+        await releaseMounts();
+        throw error;
+      });
+      const proxyUrl = `http://127.0.0.1:${sandboxProxyPort}`;
+      for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy']) env[name] = proxyUrl;
+      env.NO_PROXY = '';
+      env.no_proxy = '';
+      env.CAIRN_SANDBOX_NODE = process.execPath;
+      env.CAIRN_SANDBOX_BRIDGE = bridgeScript;
+      env.CAIRN_SANDBOX_PROXY_SOCKET = proxy.socketPath;
+      args.push(wrapOptions.shell, '-c', bridgeWrapper, wrapOptions.shell, command);
+      return {
+        file: executable,
+        args,
+        env,
+        cleanup: async () => {
+          await proxy.close();
+          await releaseMounts();
+        },
+      };
     },
   };
 }
