@@ -22,10 +22,11 @@ export const editFileTool = defineTool<EditFileInput>({
   name: 'edit_file',
   description:
     'Edit a file by sending a sketch of the changed regions: write each region as it should become, and stand for unchanged code with a ' +
-    'comment like "// ... existing code ..." (any comment syntax). Every region must start with an unchanged line of the file that is unique ' +
-    'after the previous region, and should end with an unchanged line (such as the closing brace) so it can be placed. Start and end the sketch ' +
-    'with a marker unless the edit really begins at the first line or reaches the last line. The merge is deterministic: when a region ' +
-    'cannot be placed unambiguously the call fails and asks for search_replace. A sketch without markers on a new path creates the file.',
+    'comment like "// ... existing code ..." (any comment syntax). Begin each region with an unchanged line of the file that is unique ' +
+    'after the previous region (a function signature, a class line) and end it with an unchanged line (such as the closing brace); a region ' +
+    'that begins with new code is placed by its unchanged last line. Start and end the sketch with a marker unless the edit really begins at ' +
+    'the first line or reaches the last line. The merge is deterministic: when a region cannot be placed unambiguously the call fails and ' +
+    'asks for search_replace. A sketch without markers on a new path creates the file.',
   inputSchema: editFileInputSchema,
   readOnly: false,
   category: 'fs',
