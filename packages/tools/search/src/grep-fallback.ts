@@ -34,7 +34,10 @@ export interface FallbackResult {
 
 const compareNames = (left: string, right: string) => Buffer.compare(Buffer.from(left), Buffer.from(right));
 
-/** ripgrep-compatible glob filter: a glob without `/` matches the file name at any depth. */
+/**
+ * ripgrep-compatible glob filter: a glob without `/` matches the file name at any depth; one with
+ * `/` is anchored at the workspace root (rg runs there), whatever folder is searched.
+ */
 function globFilter(glob: string | undefined): ((relativePath: string, name: string, isDirectory: boolean) => boolean) | undefined {
   if (!glob) return undefined;
   const negated = glob.startsWith('!');
@@ -123,13 +126,12 @@ export async function searchWithFallback(search: FallbackSearch): Promise<Fallba
       // Like rg without -L: symbolic links are skipped, so loops and links out of the workspace never matter.
       if (entry.isDirectory()) {
         if (search.rules.ignores(relativePath, true)) continue;
-        if (globMatches && !globMatches(relativePath.slice(search.target ? search.target.length + 1 : 0), entry.name, true)) continue;
+        if (globMatches && !globMatches(relativePath, entry.name, true)) continue;
         await visit(relativePath);
         continue;
       }
       if (!entry.isFile() || search.rules.ignores(relativePath, false)) continue;
-      const relativeToTarget = relativePath.slice(search.target ? search.target.length + 1 : 0);
-      if (globMatches && !globMatches(relativeToTarget, entry.name, false)) continue;
+      if (globMatches && !globMatches(relativePath, entry.name, false)) continue;
       if (typeMatcher && !typeMatcher(entry.name)) continue;
       if (!search.isAllowed(relativePath)) continue;
       if (++files > search.maxFiles) {

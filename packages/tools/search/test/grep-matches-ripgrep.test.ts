@@ -64,7 +64,10 @@ const cases: GrepInput[] = [
   { pattern: '--pre=evil' },
   { pattern: '-e' },
   { pattern: 'café' },
-  { pattern: '$' , path: 'src/foo.ts' },
+  { pattern: '$', path: 'src/foo.ts' },
+  { pattern: 'foo', glob: 'src/nested/*.py', path: 'src' },
+  { pattern: 'foo', glob: '**/nested/*.py', path: 'src/nested' },
+  { pattern: 'foo', glob: '*.{md,py}', output_mode: 'count' },
 ];
 
 let workspace: Awaited<ReturnType<typeof createWorkspace>>;
