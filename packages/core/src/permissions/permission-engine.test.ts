@@ -129,6 +129,26 @@ describe('rule forms', () => {
   });
 });
 
+describe('read-only modes', () => {
+  it('refuse every writing tool even when an allow rule matches; reading and the shell are judged as usual', async () => {
+    const permissions = engine({ allow: ['write', 'mcp'] }, { readOnlyMode: 'plan' });
+    const result = await permissions.check(file('write', 'src/a.ts'));
+    expect(result.decision).toBe('deny');
+    expect(result.reason).toMatch(/plan mode is read-only/);
+    expect((await permissions.check(request('mcp__github__create_issue', { toolName: 'mcp__github__create_issue', category: 'mcp' }))).decision).toBe('deny');
+    expect((await permissions.check(request('mcp__github__list', { toolName: 'mcp__github__list', category: 'mcp', readOnly: true }))).decision).toBe('allow');
+    expect((await permissions.check(file('read', 'src/a.ts'))).decision).toBe('allow');
+    expect((await permissions.check(shell('git status'))).decision).toBe('allow');
+  });
+
+  it('isPathDenied uses the engine cwd when none is passed', () => {
+    const permissions = engine({ deny: ['grep(secrets/**)'] }, { cwd: root });
+    expect(permissions.isPathDenied(join(root, 'secrets/key.pem'), 'grep')).toBe(true);
+    expect(permissions.isPathDenied(join(root, 'secrets/key.pem'), 'glob')).toBe(false);
+    expect(permissions.isPathDenied(join(root, 'src/a.ts'), 'grep')).toBe(false);
+  });
+});
+
 describe('layering', () => {
   it('a deny in the user layer beats allows in the send and agent layers, in any order', async () => {
     const layers: PermissionLayer[] = [

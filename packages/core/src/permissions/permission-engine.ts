@@ -60,6 +60,12 @@ export interface PermissionEngineOptions {
   interactive?: boolean;
   /** Explicit bypass: let writes reach protected paths (.git internals, .cairn/, shell start-up files). Default false. */
   allowProtectedPathWrites?: boolean;
+  /**
+   * Set in plan / ask (the mode's name): every tool that is not read-only is refused whatever the
+   * rules say. The shell is not refused here: in those modes it must run in the read-only OS
+   * sandbox, which the runtime requests through `context.sandbox`.
+   */
+  readOnlyMode?: string;
   /** The workspace root used by `isPathDenied` when no cwd is passed (relative rules are relative to it). */
   cwd?: string;
 }
@@ -172,6 +178,9 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   async function check(request: PermissionCheckRequest): Promise<PermissionResult> {
     const normalized: PermissionCheckRequest = { ...request, paths: request.paths.map((path) => (isAbsolute(path) ? path : resolve(request.cwd, path))) };
     if (normalized.category === 'shell' || normalized.toolId === 'shell') return checkShell(normalized);
+    if (options.readOnlyMode !== undefined && !normalized.readOnly) {
+      return decide('deny', normalized, `${normalized.toolName} changes files or the world, and the ${options.readOnlyMode} mode is read-only`);
+    }
     const deny = firstMatch(denyRules, normalized, 'any');
     if (deny) return decide('deny', normalized, `a deny rule matches (${deny.text})`, deny);
     const writes = !normalized.readOnly;
@@ -195,7 +204,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const root = cwd ?? options.cwd ?? process.cwd();
     return denyRules.some(
       (rule) =>
-        (rule.tool === toolId || rule.tool === 'read' || (readingToolIds.has(toolId) && readingToolIds.has(rule.tool))) &&
+        (rule.tool === toolId || rule.tool === 'read') &&
         (rule.specifier === undefined ? rule.tool === toolId : pathRuleMatches(rule.specifier, absolutePath, root)),
     );
   }
