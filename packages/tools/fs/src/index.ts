@@ -7,5 +7,6 @@ export { type ReadFileInput, readFileDefaults, readFileInputSchema, readFileTool
 export { type SearchReplaceInput, searchReplaceInputSchema, searchReplaceTool } from './search-replace.js';
 export { atomicWriteFile, type AtomicWriteOptions } from './shared/atomic-write.js';
 export { type ReadSnapshot, type ReadSnapshots, readSnapshotsStateKey } from './shared/read-snapshots.js';
+export { compileGlob, expandBraces } from './shared/glob-match.js';
 export { isExistingCodeMarker, mergeSketch, type SketchMerge } from './shared/sketch-merge.js';
 export { type WriteInput, writeInputSchema, writeTool } from './write-file.js';
