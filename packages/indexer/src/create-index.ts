@@ -148,7 +148,7 @@ class WorkspaceIndex implements CodebaseIndex {
     if (!model) return { embedded: 0 };
     const key = embeddingModelKey(model);
     if (model.dimensions) this.store.useEmbeddingModel(key, model.dimensions);
-    else if (this.store.getMeta('embedding_model') !== key && this.store.hasVectors) this.store.useEmbeddingModel(key, Number(this.store.getMeta('vector_dimensions')));
+    else if (this.store.getMeta('embedding_model') !== key && this.store.hasVectors) this.store.dropVectors();
     const pending = this.store.chunksWithoutVectors();
     let embedded = 0;
     const groupSize = Math.max(1, model.maxEmbeddingsPerCall) * 4;
@@ -172,7 +172,7 @@ class WorkspaceIndex implements CodebaseIndex {
           if (vector) vectors.set(item.hash, vector);
         });
         const first = vectors.values().next().value;
-        if (first && this.store.getMeta('embedding_model') !== key) this.store.useEmbeddingModel(key, first.length);
+        if (first && (this.store.getMeta('embedding_model') !== key || this.store.dimensions !== first.length)) this.store.useEmbeddingModel(key, first.length);
         this.store.transaction(() => {
           for (const item of missing) {
             const vector = vectors.get(item.hash);

@@ -135,6 +135,19 @@ export class IndexStore {
     this.vectorDimensions = dimensions;
   }
 
+  /** Forget all vectors (a new model whose size is only known after its first call). */
+  dropVectors(): void {
+    this.transaction(() => {
+      this.db.exec('drop table if exists chunk_vectors');
+      this.db.prepare("delete from meta where key in ('embedding_model', 'vector_dimensions')").run();
+    });
+    this.vectorDimensions = undefined;
+  }
+
+  get dimensions(): number | undefined {
+    return this.vectorDimensions;
+  }
+
   get hasVectors(): boolean {
     return this.vectorDimensions !== undefined;
   }

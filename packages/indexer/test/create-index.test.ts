@@ -197,6 +197,20 @@ describe('embeddings', () => {
     expect((await index.stats()).vectors).toBe(5);
   });
 
+  it('switching to a model of another size (not declared up front) rebuilds the vectors', async () => {
+    const first = hashedBagOfWordsModel({ dimensions: 16, declareDimensions: false });
+    const { workspace, index } = await setUp({}, { embeddingModel: first });
+    await index.sync();
+    expect(await index.stats()).toMatchObject({ vectors: 5, embeddingModel: 'test:hashed-bow' });
+    index.close();
+    const second = hashedBagOfWordsModel({ dimensions: 32, declareDimensions: false, modelId: 'bigger' });
+    const reopened = await createIndex({ cwd: workspace.root, home: workspace.home, embeddingModel: second });
+    indexes.push(reopened);
+    await reopened.sync();
+    expect(await reopened.stats()).toMatchObject({ vectors: 5, embeddingModel: 'test:bigger' });
+    expect((await reopened.search('issue access token'))[0]?.path).toBe('src/auth/token.ts');
+  });
+
   it('retries retryable errors with backoff and keeps BM25 working when the model fails', async () => {
     const flaky = hashedBagOfWordsModel({ failFirstCalls: 2, error: () => new ProviderError('overloaded', { provider: 'test', status: 503 }) });
     const { index } = await setUp({}, { embeddingModel: flaky, embeddingRetry: { initialDelayMs: 1 } });

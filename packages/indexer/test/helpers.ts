@@ -22,15 +22,15 @@ export async function tempWorkspace(files: Record<string, string>): Promise<{ ro
  * A deterministic local embedding model: hashed bag of identifier tokens, L2-normalised. Texts that
  * share words get similar vectors, which is all the tests need. Records every call.
  */
-export function hashedBagOfWordsModel(options: { dimensions?: number; maxEmbeddingsPerCall?: number; failFirstCalls?: number; error?: () => Error } = {}): EmbeddingModelV1 & { calls: string[][] } {
+export function hashedBagOfWordsModel(options: { dimensions?: number; declareDimensions?: boolean; modelId?: string; maxEmbeddingsPerCall?: number; failFirstCalls?: number; error?: () => Error } = {}): EmbeddingModelV1 & { calls: string[][] } {
   const dimensions = options.dimensions ?? 64;
   const calls: string[][] = [];
   let failures = options.failFirstCalls ?? 0;
   return {
     specificationVersion: 'v1',
     provider: 'test',
-    modelId: 'hashed-bow',
-    dimensions,
+    modelId: options.modelId ?? 'hashed-bow',
+    ...(options.declareDimensions === false ? {} : { dimensions }),
     maxEmbeddingsPerCall: options.maxEmbeddingsPerCall ?? 8,
     calls,
     async doEmbed({ values }) {
