@@ -51,7 +51,7 @@ describe('chunkFile per language', () => {
 
   it('cuts Go at functions, methods and types', async () => {
     const source = ['package store', '', 'type Store struct {', '\titems map[string]int', '}', '', 'func (s *Store) Get(key string) int {', '\treturn s.items[key]', '}', '', 'func New() *Store {', '\treturn &Store{items: map[string]int{}}', '}', ''].join('\n');
-    expect(summary(await chunkFile('store.go', source, { maxChars: 80, minChars: 1 }))).toEqual(['1-1 block', '2-5 type Store', '6-9 method Get', '10-13 function New']);
+    expect(summary(await chunkFile('store.go', source, { maxChars: 80, minChars: 1 }))).toEqual(['1-1 block', '2-5 type Store', '6-9 method Store.Get', '10-13 function New']);
   });
 
   it('cuts Rust at structs, impls and their functions', async () => {

@@ -28,6 +28,11 @@ const nameTypes = new Set(['identifier', 'type_identifier', 'property_identifier
 /** The declared name of a definition node, for the grammars in `languages.ts`. */
 function nameOf(node: Node): string | undefined {
   const named = node.childForFieldName('name');
+  if (named && node.type === 'method_declaration') {
+    // Go: qualify by the receiver's type, `func (s *Store) Get()` -> `Store.Get`.
+    const receiver = node.childForFieldName('receiver')?.descendantsOfType('type_identifier')[0]?.text;
+    if (receiver) return `${receiver}.${named.text}`;
+  }
   if (named) return named.text;
   if (node.type === 'impl_item') {
     const type = node.childForFieldName('type')?.text;
