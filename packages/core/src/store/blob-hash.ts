@@ -1,10 +1,18 @@
 import { invalidArgumentError } from './store-errors.js';
 
+type NodeCrypto = { createHash(algorithm: string): { update(data: Uint8Array): { digest(encoding: 'hex'): string } } };
+
+// Node's hash runs synchronously in a few microseconds; Web Crypto's `digest` goes through a
+// thread-pool job per call, which dominated the per-step cost of the runtime. `getBuiltinModule`
+// keeps node:crypto out of the module graph, so browsers and edge runtimes still load this file.
+const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+
 /**
- * The key of a checkpoint blob: the SHA-256 of its bytes as lowercase hex. Uses Web Crypto
- * (`crypto.subtle`, global in Node 20 and browsers) so core's root entry stays free of node:crypto.
+ * The key of a checkpoint blob: the SHA-256 of its bytes as lowercase hex. Uses node:crypto where
+ * the runtime has it, Web Crypto (`crypto.subtle`) elsewhere.
  */
 export async function hashBlob(data: Uint8Array): Promise<string> {
+  if (nodeCrypto) return nodeCrypto.createHash('sha256').update(data).digest('hex');
   const digest = await globalThis.crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>);
   let hex = '';
   for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');

@@ -6,12 +6,18 @@ export function isJsonSchemaInput(schema: ToolInputSchema): schema is { jsonSche
   return typeof schema === 'object' && schema !== null && 'jsonSchema' in schema;
 }
 
+// Converting a zod schema costs more than a whole runtime step: do it once per schema object.
+const converted = new WeakMap<object, JSONSchema>();
+
 /** The JSON Schema a provider receives for a tool's input. */
 export function toolInputJsonSchema(schema: ToolInputSchema): JSONSchema {
   if (isJsonSchemaInput(schema)) return schema.jsonSchema;
-  const converted = z.toJSONSchema(schema as unknown as z.ZodType, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as JSONSchema;
-  delete converted.$schema;
-  return converted;
+  const cached = converted.get(schema);
+  if (cached) return cached;
+  const jsonSchema = z.toJSONSchema(schema as unknown as z.ZodType, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as JSONSchema;
+  delete jsonSchema.$schema;
+  converted.set(schema, jsonSchema);
+  return jsonSchema;
 }
 
 export type { ZodLikeSchema };
