@@ -1,7 +1,18 @@
-import type { CairnPlugin } from '@cairn/core';
+import type { CairnPlugin, ModeDefinition } from '@cairn/core';
 import { builtInModes } from './modes.js';
 
+export { debugInstrumentationMarker, debugReminder, remainingInstrumentation } from './debug-reminder.js';
 export { agentMode, askMode, builtInModes, debugMode, planMode } from './modes.js';
 
 /** Registers the agent, plan, ask and debug modes. */
 export const modesPlugin: CairnPlugin = { name: '@cairn/modes', modes: builtInModes };
+
+/**
+ * The built-in modes plus your own (a mode with a built-in id replaces it), as one plugin. Register
+ * only custom modes with `{ name, modes: [myMode] }` directly if you keep the built-ins elsewhere.
+ */
+export function createModesPlugin(options: { modes?: ModeDefinition[]; name?: string } = {}): CairnPlugin {
+  const extra = options.modes ?? [];
+  const ids = new Set(extra.map((mode) => mode.id));
+  return { name: options.name ?? '@cairn/modes', modes: [...builtInModes.filter((mode) => !ids.has(mode.id)), ...extra] };
+}

@@ -356,7 +356,8 @@ export class CairnAgent {
   private sandboxFor(mode: ModeDefinition): SandboxRequirement {
     const sandbox = this.options.local?.sandboxOptions;
     const networkAllow = sandbox?.network?.allow ?? [];
-    if (mode.sandboxProfile === 'read-only') return { profile: 'read-only', networkAllow: [], required: true };
+    // A read-only mode always gets the read-only sandbox, whatever its definition says about profiles.
+    if (mode.sandboxProfile === 'read-only' || mode.toolPolicy.readOnly) return { profile: 'read-only', networkAllow: [], required: true };
     if (mode.sandboxProfile === 'workspace-write') return { profile: 'workspace-write', networkAllow, required: true };
     return sandbox?.enabled ? { profile: 'workspace-write', networkAllow, required: true } : { profile: 'none', networkAllow: [], required: false };
   }
