@@ -38,11 +38,14 @@ export function leaseIsStale(lease: AgentLease | null | undefined, now = Date.no
 /**
  * Take an agent's lease. When the holder is a dead process of this host, take it over at once —
  * atomically: `now` is set to the dead lease's expiry, so the store only grants it while that very
- * lease (or an older one) is still there; a process that took it first wins.
+ * lease (or an older one) is still there; a process that took it first wins. `forcedFrom` is the
+ * live lease `force` took away (its process is asked to cancel its run, see recoverInterruptedRuns).
  */
-export async function acquireAgentLease(store: AgentStore, agentId: string, lease: AgentLease, force: boolean): Promise<LeaseResult> {
+export async function acquireAgentLease(store: AgentStore, agentId: string, lease: AgentLease, force: boolean): Promise<LeaseResult & { forcedFrom?: AgentLease }> {
+  const before = force ? (await store.agents.get(agentId))?.lease : undefined;
   const result = await store.agents.acquireLease(agentId, lease, { force, now: Date.now() });
-  if (result.acquired || !ownerIsGone(result.holder.owner)) return result;
+  if (result.acquired) return before && before.owner !== lease.owner && !leaseIsStale(before) ? { acquired: true, forcedFrom: before } : result;
+  if (!ownerIsGone(result.holder.owner)) return result;
   return store.agents.acquireLease(agentId, lease, { now: result.holder.expiresAt });
 }
 
@@ -67,19 +70,45 @@ export async function closeRun(store: AgentStore, run: Pick<RunRecord, 'runId' |
  * Close runs left `running` by a process that died (its lease expired, was taken over, or its
  * process is gone): they end as `error` with code `interrupted`, and a final status event is
  * appended so streams of them end. Runs of this process (`owner`) are left alone: its own runs end
- * through its own code. The conversation is repaired when it is next loaded (unanswered tool calls
- * get aborted results), from the checkpoint the run saved at its last step.
+ * through its own code. Runs of `forcedFrom`, a live process whose lease `local.force` just took,
+ * are asked to cancel instead (their heartbeat sees it and sees the lost lease, and they end
+ * `cancelled`). The conversation is repaired when it is next loaded (unanswered tool calls get
+ * aborted results), from the checkpoint the run saved at its last step.
  */
-export async function recoverInterruptedRuns(store: AgentStore, agent: AgentRecord, owner: string, exceptRunId?: string): Promise<number> {
+export async function recoverInterruptedRuns(store: AgentStore, agent: AgentRecord, owner: string, exceptRunId?: string, forcedFrom?: AgentLease): Promise<number> {
   const current = await store.agents.get(agent.agentId);
   const lease = current?.lease;
   if (lease && lease.owner !== owner && !leaseIsStale(lease)) return 0;
   let closed = 0;
+  const asked = new Set<string>();
   for (;;) {
     const page = await store.runs.list(agent.agentId, { status: 'running', limit: 100 });
-    const stale = page.items.filter((run) => run.runId !== exceptRunId && run.owner !== owner);
-    for (const run of stale) await closeRun(store, run, 'error', interruptedError);
-    closed += stale.length;
-    if (stale.length === 0 || !page.nextCursor) return closed;
+    const others = page.items.filter((run) => run.runId !== exceptRunId && run.owner !== owner && !asked.has(run.runId));
+    for (const run of others) {
+      if (forcedFrom && run.owner === forcedFrom.owner) {
+        asked.add(run.runId);
+        await store.runs.update(run.runId, { metadata: { ...(run.metadata ?? {}), cancelRequested: true } });
+      } else {
+        await closeRun(store, run, 'error', interruptedError);
+        closed++;
+      }
+    }
+    if (others.length === 0 || !page.nextCursor) break;
   }
+  // Wait for the forced runs to end, so their last conversation checkpoint lands before the new
+  // run loads it; a process that does not react before its old lease would have expired is stuck
+  // or dead, and its runs are closed here.
+  for (const runId of asked) {
+    for (;;) {
+      const run = await store.runs.get(runId);
+      if (!run || run.status !== 'running') break;
+      if (Date.now() >= (forcedFrom as AgentLease).expiresAt) {
+        await closeRun(store, run, 'cancelled', { message: 'The run was cancelled: another process took the agent over with local.force.', code: 'cancelled' });
+        closed++;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return closed;
 }

@@ -25,6 +25,8 @@ export async function buildAgentChild(name: string): Promise<{ script: string; d
     silent: true,
     noExternal: [/^@cairn\//, 'zod'],
     external: ['better-sqlite3', 'vitest'],
+    // Bundled CommonJS dependencies (yaml, …) call require() for Node built-ins.
+    banner: { js: "import { createRequire as cairnCreateRequire } from 'node:module'; const require = cairnCreateRequire(import.meta.url);" },
     esbuildOptions(options) {
       options.conditions = ['cairn-source'];
     },
