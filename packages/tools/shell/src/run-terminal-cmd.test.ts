@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
@@ -95,6 +95,7 @@ describe('run_terminal_cmd on the host', () => {
     expect(content.output.endsWith('9999999\n10000000\n')).toBe(true);
     expect(content.output.length).toBeLessThan(40 * 1024);
     expect((await stat(content.outputFile)).size).toBe(78888897);
+    await rm(content.outputFile);
     expect(peak).toBeLessThan(64 * 1024 * 1024);
     const streamed = updates.reduce((sum, update) => sum + (update.type === 'shell-output-delta' ? update.text.length : 0), 0);
     expect(streamed).toBeLessThan(300 * 1024);

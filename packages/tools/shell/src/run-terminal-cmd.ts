@@ -76,7 +76,9 @@ export function createShellTool(options: ShellToolOptions = {}): ToolDefinition<
       const killGraceMs = settings.killGraceMs ?? shellDefaults.killGraceMs;
       const cwd = await resolveCwd(context, input.cwd);
       const shell = settings.shell ?? (await findDefaultShell());
-      const env = commandEnvironment(context.env ?? {}, settings.environment);
+      // An empty context.env (a hand-built context) would leave the command without PATH.
+      const baseEnvironment = context.env && Object.keys(context.env).length > 0 ? context.env : process.env;
+      const env = commandEnvironment(baseEnvironment, settings.environment);
       if (context.signal.aborted) throw abortError(context.signal);
 
       // Background commands wait for their own `&` jobs, so `npm run dev &` keeps running.
