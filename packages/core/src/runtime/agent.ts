@@ -205,7 +205,11 @@ export class CairnAgent {
       if (decided.approval) this.currentMode = runMode;
       const mode = this.modeDefinition(runMode);
       const tools = [...this.runtime.registry.tools(), ...customToolsToDefinitions(options.local?.customTools ?? this.options.local?.customTools)];
-      const checkpointer = new ConversationCheckpointer(this.store.checkpoints, { root: this.record.checkpointRoot, messages: history });
+      // Every checkpoint (each step, and before tools run) moves the agent row, so a killed process
+      // leaves the conversation of its last complete step for the next one.
+      const checkpointer = new ConversationCheckpointer(this.store.checkpoints, { root: this.record.checkpointRoot, messages: history }, {
+        onSave: async (root) => (this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, updatedAt: Date.now() })),
+      });
       const settings = await loadSendSettings(this.options, this.record.cwd, this.runtime.registry.modes());
       const user = await buildUserMessage({
         message: userMessage,
