@@ -6,6 +6,7 @@ import { ToolError } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
 import { readFileTool } from './read-file.js';
 import { assertRegularFile } from './shared/file-kind.js';
+import { openRegularFile } from './shared/open-regular-file.js';
 import { readSnapshotsStateKey } from './shared/read-snapshots.js';
 import { createTestToolContext, createWorkspace, run, textOf } from './test-support/tool-context.js';
 
@@ -148,5 +149,17 @@ describe('read_file', () => {
     await writeFile(join(root, 'same.txt'), 'x');
     await read({ path: 'same.txt' }, context);
     expect(await readFile(join(root, 'same.txt'), 'utf8')).toBe('x');
+  });
+});
+
+describe('openRegularFile', () => {
+  it('refuses a path that no longer resolves to itself (a folder on the way became a symlink)', async () => {
+    const { root } = await createWorkspace();
+    await mkdir(join(root, 'real'));
+    await writeFile(join(root, 'real', 'f.txt'), 'x');
+    await symlink(join(root, 'real'), join(root, 'swapped'));
+    await expect(openRegularFile(join(root, 'swapped', 'f.txt'), 'swapped/f.txt')).rejects.toThrow(/changed its location/);
+    const handle = await openRegularFile(join(root, 'real', 'f.txt'), 'real/f.txt');
+    await handle.close();
   });
 });
