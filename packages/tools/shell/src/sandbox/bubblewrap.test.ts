@@ -88,6 +88,15 @@ describe('workspace-write sandbox', () => {
     expect((await sandboxed(root, 'echo a > a.txt && git add a.txt && git -c user.email=a@b -c user.name=a commit -qm first && git log --oneline')).exitCode).toBe(0);
   });
 
+  it('a core.hooksPath inside the workspace (.husky) is read-only too', async () => {
+    const root = await temporaryWorkspace();
+    execFileSync('git', ['init', '-q', root]);
+    execFileSync('git', ['-C', root, 'config', 'core.hooksPath', '.husky']);
+    await mkdir(join(root, '.husky'));
+    expect((await sandboxed(root, 'echo evil > .husky/pre-commit')).exitCode).not.toBe(0);
+    expect(existsSync(join(root, '.husky', 'pre-commit'))).toBe(false);
+  });
+
   it('a missing .git cannot be created with hooks', async () => {
     const root = await temporaryWorkspace();
     expect((await sandboxed(root, 'git init -q . && echo evil > .git/hooks/post-checkout')).exitCode).not.toBe(0);

@@ -1,5 +1,5 @@
-import { lstat, rmdir, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, readFile, rmdir, stat, unlink } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 
 /**
  * Paths inside the workspace that stay read-only in the `workspace-write` sandbox: what git, the
@@ -33,6 +33,13 @@ async function protectedEntries(root: string): Promise<ProtectedEntry[]> {
   if (gitKind === 'dir') {
     entries.push({ path: join(git, 'hooks'), kind: 'dir', guardWhenMissing: true }, { path: join(git, 'config'), kind: 'file', guardWhenMissing: true });
     entries.push({ path: join(git, 'info'), kind: 'dir', guardWhenMissing: false });
+    // `core.hooksPath = .husky` moves the hooks into the work tree: protect that folder too.
+    const hooksPath = /^\s*hookspath\s*=\s*(.+?)\s*$/im.exec(await readFile(join(git, 'config'), 'utf8').catch(() => ''))?.[1]?.replace(/^"|"$/g, '');
+    if (hooksPath) {
+      const absolute = resolve(root, hooksPath);
+      const rel = relative(root, absolute);
+      if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) entries.push({ path: absolute, kind: 'dir', guardWhenMissing: false });
+    }
   } else {
     // A `.git` file (worktree) could be pointed at another git dir; a missing one could be `git init`-ed with hooks.
     entries.push({ path: git, kind: gitKind === 'file' ? 'file' : 'dir', guardWhenMissing: true });
