@@ -1,6 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { protectedPathReason } from '../node/protected-paths.js';
-import { isInsideRoot } from '../node/workspace-path.js';
 import type { ToolCategory } from '../spec/tool/v1/index.js';
 import { pathRuleMatches } from './path-rules.js';
 import { commandGlobToRegExp, globToRegExp, mcpSubject, type ParsedPermissionRule, type PermissionDecision, type PermissionRules, parsePermissionRules, urlMatches } from './permission-rules.js';
@@ -81,6 +80,12 @@ const pathToolIds = new Set(['read', 'write', 'edit', 'delete', 'ls', 'glob', 'g
 // `read(...)` rules cover every tool that reads or discovers files; `edit(...)` every tool that changes them.
 const readingToolIds = new Set(['read', 'ls', 'glob', 'grep', 'semSearch', 'lints']);
 const editingToolIds = new Set(['write', 'edit', 'delete', 'notebook']);
+
+// Whole-segment containment (not startsWith). Local so this module needs no file-system import.
+function isInsideRoot(root: string, child: string): boolean {
+  const rel = relative(root, child);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
 
 const describeRule = (rule: ParsedPermissionRule) => `${rule.decision}: ${rule.text} [${rule.source}]`;
 
