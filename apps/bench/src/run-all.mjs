@@ -1,0 +1,53 @@
+// `pnpm bench`: runs every benchmark of the repository (after `pnpm build`), one at a time, and
+// writes BENCHMARKS.md with the machine, the command and each result. A benchmark that fails is
+// reported as failed, and the command exits non-zero.
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { renderReport } from './render-report.mjs';
+
+const root = new URL('../../../', import.meta.url).pathname;
+const benchmarks = [
+  { name: 'framework-overhead', script: 'apps/bench/src/framework-overhead.mjs' },
+  { name: 'openai-loop', script: 'apps/bench/src/openai-loop.mjs' },
+  { name: 'store-sqlite-run-events', script: 'packages/stores/sqlite/bench/run-events.bench.mjs' },
+  { name: 'store-jsonl-run-events', script: 'packages/stores/jsonl/bench/run-events.bench.mjs' },
+  { name: 'store-resume', script: 'packages/stores/sqlite/bench/resume.bench.mjs' },
+  { name: 'cache-stability', script: 'packages/core/bench/cache-stability.bench.mjs' },
+  { name: 'indexer', script: 'packages/indexer/bench/index-bench.mjs' },
+  { name: 'indexer-retrieval-eval', script: 'packages/indexer/bench/eval-retrieval.mjs' },
+];
+const only = process.argv.slice(2);
+const results = [];
+let failures = 0;
+for (const benchmark of benchmarks) {
+  if (only.length && !only.includes(benchmark.name)) continue;
+  const path = join(root, benchmark.script);
+  if (!existsSync(path)) {
+    results.push({ ...benchmark, status: 'missing' });
+    continue;
+  }
+  process.stderr.write(`bench: ${benchmark.name}\n`);
+  const started = Date.now();
+  const run = spawnSync(process.execPath, [path], { cwd: join(path, '..'), encoding: 'utf8', timeout: 15 * 60_000, maxBuffer: 64 * 1024 * 1024 });
+  const lines = (run.stdout ?? '').split('\n').filter((line) => line.trim().startsWith('{'));
+  const parsed = lines.map((line) => { try { return JSON.parse(line); } catch { return undefined; } }).filter(Boolean);
+  if (run.status !== 0 || parsed.length === 0) {
+    failures++;
+    results.push({ ...benchmark, status: 'failed', error: (run.stderr || run.error?.message || '').trim().split('\n').slice(-5).join('\n') });
+  } else {
+    results.push({ ...benchmark, status: 'ok', seconds: Math.round((Date.now() - started) / 100) / 10, results: parsed });
+  }
+}
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+  date: new Date().toISOString().slice(0, 10),
+};
+if (!only.length) writeFileSync(join(root, 'BENCHMARKS.md'), renderReport(machine, results));
+process.stdout.write(JSON.stringify({ machine, results }, null, 2) + '\n');
+process.exit(failures ? 1 : 0);
