@@ -156,6 +156,50 @@ describe('mergeSketch: TypeScript', () => {
     expect(mergeSketch(original, sketch).text).toBe(original.replace('  setup();\n  work();\n', '  setup();\n  log();\n  work();\n'));
   });
 
+  it('a nested marker then "}" closes the previous region\'s block; new code after it is inserted, not anchored', () => {
+    const original = lines(
+      'export function formatSize(bytes: number): string {',
+      '  if (bytes < 1024) return bytes + " B";',
+      '  return (bytes / 1024).toFixed(1) + " KB";',
+      '}',
+      '',
+      'function matcher(patterns: string[]) {',
+      '  return patterns.length;',
+      '}',
+      '',
+      'function render() {',
+      '  lines.push("(empty)");',
+      '}',
+    );
+    const sketch = [
+      '// ... existing code ...',
+      'export function formatSize(bytes: number): string {',
+      "  if (bytes < 0) throw new Error('negative');",
+      '  if (bytes < 1024) return bytes + " B";',
+      '  // ... existing code ...',
+      '}',
+      '',
+      'export function formatCount(count: number): string {',
+      "  return count === 1 ? '1 entry' : count + ' entries';",
+      '}',
+      '// ... existing code ...',
+      'function render() {',
+      '  lines.push("(nothing here)");',
+      '}',
+    ].join('\n');
+    expect(mergeSketch(original, sketch).text).toBe(
+      original
+        .replace('{\n  if (bytes < 1024)', "{\n  if (bytes < 0) throw new Error('negative');\n  if (bytes < 1024)")
+        .replace('KB";\n}\n', "KB\";\n}\n\nexport function formatCount(count: number): string {\n  return count === 1 ? '1 entry' : count + ' entries';\n}\n")
+        .replace('(empty)', '(nothing here)'),
+    );
+  });
+
+  it('a changed line without unchanged neighbours is refused', () => {
+    const sketch = ['// ... existing code ...', '    return "Hi " + this.name;', '// ... existing code ...'].join('\n');
+    expect(() => mergeSketch(greeter, sketch)).toThrow(/was not found.*search_replace/);
+  });
+
   it('inserts a single new line at the end of a block', () => {
     const sketch = ['// ... existing code ...', 'export class Greeter {', '  // ... existing code ...', '  static instances = 0;', '// ... existing code ...'].join('\n');
     expect(mergeSketch(greeter, sketch).text).toBe(greeter.replace('    return "Hello " + this.name;\n  }\n}\n', '    return "Hello " + this.name;\n  }\n  static instances = 0;\n}\n'));
@@ -245,6 +289,11 @@ describe('mergeSketch: Python', () => {
     expect(mergeSketch(service, sketch).text).toBe(
       service.replace('        return os.environ.get(full)\n', '        return os.environ.get(full)\n\n    def close(self):\n        self.url = None\n'),
     );
+  });
+
+  it('a marker inside the body after the first lines keeps the rest of the body', () => {
+    const sketch = ['# ... existing code ...', '    def fetch(self, path):', '        log(path)', '        # ... existing code ...'].join('\n');
+    expect(mergeSketch(service, sketch).text).toBe(service.replace('    def fetch(self, path):\n', '    def fetch(self, path):\n        log(path)\n'));
   });
 
   it('fails on an ambiguous anchor', () => {

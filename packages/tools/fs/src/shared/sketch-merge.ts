@@ -19,6 +19,8 @@ interface Segment {
   attachEnd: boolean;
   /** Indentation of the marker right before it (how deep in a block the elided code sits). */
   markerIndent: number | undefined;
+  /** Indentation of the marker right after it. */
+  markerIndentAfter: number | undefined;
   /** Blank lines separated it from the marker before it (kept when it is inserted as new code). */
   leadingBlank: boolean;
 }
@@ -61,7 +63,14 @@ export function parseSketch(sketch: string): { segments: Segment[]; markerCount:
     if (!hasMarkerAfter && end > start && group[end - 1] === '') end--;
     const content = group.slice(start, end);
     if (content.some((line) => !isBlank(line))) {
-      segments.push({ lines: content, attachStart: !hasMarkerBefore, attachEnd: !hasMarkerAfter, markerIndent: markerIndents[index], leadingBlank: start > 0 });
+      segments.push({
+        lines: content,
+        attachStart: !hasMarkerBefore,
+        attachEnd: !hasMarkerAfter,
+        markerIndent: markerIndents[index],
+        markerIndentAfter: markerIndents[index + 1],
+        leadingBlank: start > 0,
+      });
     }
   });
   return { segments, markerCount };
@@ -107,27 +116,31 @@ function blockEnd(original: string[], start: number, limit: number): number {
  * Where a segment that starts at `start` ends (exclusive). Its last line is looked up after the
  * start, before `limit`: an occurrence at the same relative indentation wins (the closing brace of
  * the block the segment opened), then the longest matching context, then the nearest. A last line
- * that is new replaces the indented block opened by the first line.
+ * that closes a bracket opened by the segment's own new code is new code, not an anchor.
+ * Without an anchor at the end, the segment replaces the indented block its first line opens (a
+ * Python body) — unless the marker after it sits inside that block: then that marker keeps the
+ * block's rest and the segment ends at its first line (an insertion at the top of the block).
  */
-function findEnd(original: string[], segment: string[], start: number, limit: number, startMatches: boolean): number {
-  if (startMatches && segment.length === 1) return start + 1;
-  const last = segment[segment.length - 1]!;
-  const wantedIndent = indentOf(last) - indentOf(segment[0]!);
+function findEnd(original: string[], segment: Segment, start: number, limit: number, startMatches: boolean): number {
+  const lines = segment.lines;
+  if (startMatches && lines.length === 1) return start + 1;
+  const last = lines[lines.length - 1]!;
+  const wantedIndent = indentOf(last) - indentOf(lines[0]!);
   const candidates: Array<{ index: number; score: number; indentMatches: boolean }> = [];
-  for (let index = startMatches ? start + 1 : start; index < limit; index++) {
+  const lastIsNewCode = lines.length > 2 && bracketBalance(lines.slice(1, -1)) > 0;
+  for (let index = startMatches ? start + 1 : start; index < limit && !lastIsNewCode; index++) {
     if (trimmed(original[index]!) !== trimmed(last)) continue;
     let score = 1;
-    while (
-      score < segment.length - 1 &&
-      index - score >= start &&
-      trimmed(segment[segment.length - 1 - score]!) === trimmed(original[index - score]!)
-    ) {
+    while (score < lines.length - 1 && index - score >= start && trimmed(lines[lines.length - 1 - score]!) === trimmed(original[index - score]!)) {
       score++;
     }
     candidates.push({ index, score, indentMatches: indentOf(original[index]!) - indentOf(original[start] ?? '') === wantedIndent });
   }
-  // A new last line: the segment replaces the block its first line opens, or is a pure insertion.
-  if (candidates.length === 0) return startMatches ? Math.min(blockEnd(original, start, limit), limit) : start;
+  if (candidates.length === 0) {
+    if (!startMatches) return start; // pinned to the top with new first and last lines: an insertion
+    const markerInside = segment.markerIndentAfter !== undefined && segment.markerIndentAfter > indentOf(original[start]!);
+    return markerInside ? start + 1 : Math.min(blockEnd(original, start, limit), limit);
+  }
   const pool = candidates.some((candidate) => candidate.indentMatches) ? candidates.filter((candidate) => candidate.indentMatches) : candidates;
   const best = Math.max(...pool.map((candidate) => candidate.score));
   return pool.find((candidate) => candidate.score === best)!.index + 1;
@@ -222,9 +235,24 @@ export function mergeSketch(originalText: string, sketch: string): SketchMerge {
     if (placement.end === undefined) {
       const segment = segments[index]!;
       const startMatches = !segment.attachStart || trimmed(original[placement.start] ?? '') === trimmed(segment.lines[0]!);
-      placement.end = segment.attachEnd ? original.length : findEnd(original, segment.lines, placement.start, original.length, startMatches);
+      placement.end = segment.attachEnd ? original.length : findEnd(original, segment, placement.start, original.length, startMatches);
     }
     return placement.end;
+  };
+  /**
+   * A marker indented inside a block, followed by a less indented line (`  // ... existing code ...`
+   * then `}`), stands for the rest of that block: the line is the first one after the previous
+   * region that leaves the marker's depth.
+   */
+  const closingLineAfterNestedMarker = (index: number): number | undefined => {
+    const segment = segments[index]!;
+    if (index === 0 || segment.markerIndent === undefined || indentOf(segment.lines[0]!) >= segment.markerIndent) return undefined;
+    for (let position = endOf(index - 1); position < original.length; position++) {
+      const line = original[position]!;
+      if (isBlank(line) || indentOf(line) >= segment.markerIndent) continue;
+      return trimmed(line) === trimmed(segment.lines[0]!) ? position : undefined;
+    }
+    return undefined;
   };
   let from = 0;
   segments.forEach((segment, index) => {
@@ -242,7 +270,7 @@ export function mergeSketch(originalText: string, sketch: string): SketchMerge {
       from = 1;
       return;
     }
-    const anchored = findStartAnchor(original, segment.lines, from);
+    const anchored = closingLineAfterNestedMarker(index) ?? findStartAnchor(original, segment.lines, from);
     if (anchored !== undefined) {
       placements.push({ start: anchored, newCodeFirst: false });
       from = anchored + 1;
@@ -295,7 +323,7 @@ export function mergeSketch(originalText: string, sketch: string): SketchMerge {
     } else {
       // A segment pinned to the top may start with new lines; others start on their anchor.
       const startMatches = !segment.attachStart || trimmed(original[start] ?? '') === trimmed(segment.lines[0]!);
-      end = findEnd(original, segment.lines, start, limit, startMatches);
+      end = findEnd(original, segment, start, limit, startMatches);
     }
     if (start < kept) fail(`two regions of the sketch overlap near line ${start + 1}.`);
     // New code placed after existing code keeps the blank line the sketch put before it.
