@@ -180,6 +180,7 @@ export class CairnAgent {
   private async execute(run: Run, initial: RunRecord, log: RunEventLog, controller: AbortController, userMessage: UserMessage, requestedRunMode: string, options: SendOptions): Promise<RunResult> {
     let runMode = requestedRunMode;
     const started = Date.now();
+    let fileChangeQueue: Promise<void> = Promise.resolve();
     let record: RunRecord = { ...initial, checkpointBefore: (await this.store.agents.get(this.agentId))?.checkpointRoot ?? this.record.checkpointRoot };
     const append = (events: RunEvent[]) => log.append(events);
     const message = (body: Record<string, unknown>): RunEvent => ({ kind: 'message', message: { ...body, agent_id: this.agentId, run_id: run.id } as SDKMessage });
@@ -210,7 +211,12 @@ export class CairnAgent {
       const checkpointer = new ConversationCheckpointer(this.store.checkpoints, { root: this.record.checkpointRoot, messages: history }, {
         onSave: async (root) => (this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, updatedAt: Date.now() })),
       });
-      const settings = await loadSendSettings(this.options, this.record.cwd, this.runtime.registry.modes());
+      // A broken settings file ends this run with a clear error (and a closed run record), not a throw.
+      const settingsResult = await loadSendSettings(this.options, this.record.cwd, this.runtime.registry.modes()).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error: error as Error & { code?: string } }),
+      );
+      const settings = 'value' in settingsResult ? settingsResult.value : { config: { sources: { project: false, user: false, projectTrusted: false, userTrusted: false }, rules: [], permissionLayers: [] }, systemPrompt: '' };
       const user = await buildUserMessage({
         message: userMessage,
         cwd: this.record.cwd,
@@ -239,7 +245,9 @@ export class CairnAgent {
       ]);
       const permissions = createPermissionChecker(this.options, this.record.cwd, settings.config.permissionLayers);
       const budget = compactionBudget(this.options.compaction, this.resolved.catalog);
-      const outcome: RunOutcome = controller.signal.aborted
+      const outcome: RunOutcome = 'error' in settingsResult
+        ? { status: 'error', result: '', usage: emptyUsage(), messages: history, mode: mode.id, error: { message: settingsResult.error.message, code: settingsResult.error.code ?? 'configuration_error' } }
+        : controller.signal.aborted
         ? { status: 'cancelled', result: '', usage: emptyUsage(), messages: [...history, user], mode: mode.id, error: { message: 'The run was cancelled.', code: 'cancelled' } }
         : await executeRun({
             runId: run.id,
@@ -274,8 +282,13 @@ export class CairnAgent {
             signal: controller.signal,
             ...(options.onDelta ? { onDelta: options.onDelta } : {}),
             ...(options.onStep ? { onStep: options.onStep } : {}),
-            onFileChange: async (change, toolCallId) => {
-              record = await this.recordFileChange(record, change, toolCallId);
+            // Parallel tools record changes one at a time: each read-modify-write of fileChanges sees the last.
+            onFileChange: (change, toolCallId) => {
+              const recorded = fileChangeQueue.then(async () => {
+                record = await this.recordFileChange(record, change, toolCallId);
+              });
+              fileChangeQueue = recorded.catch(() => undefined);
+              return recorded;
             },
           });
       const root = await checkpointer.save(outcome.messages, state, outcome.mode);
