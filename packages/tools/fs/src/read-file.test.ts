@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { mkdir, open, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
 import { readFileTool } from './read-file.js';
+import { searchReplaceTool } from './search-replace.js';
 import { assertRegularFile } from './shared/file-kind.js';
 import { openRegularFile } from './shared/open-regular-file.js';
 import { readSnapshotsStateKey } from './shared/read-snapshots.js';
@@ -49,6 +50,18 @@ describe('read_file', () => {
     const text = textOf(result);
     expect(text.split('\n').filter((line) => /^\s+\d+\|/.test(line))).toHaveLength(2000);
     expect(text).toContain('call read_file with offset 2001');
+  });
+
+  it('a file above the hash limit (sparse, 70 MB): first page read, size+mtime snapshot, edits refused', async () => {
+    const { root, context, state } = await setup();
+    const path = join(root, 'big.txt');
+    await writeFile(path, Array.from({ length: 3000 }, (_, index) => `row ${index + 1}`).join('\n'));
+    await truncate(path, 70 * 1024 * 1024);
+    const text = textOf(await read({ path: 'big.txt' }, context));
+    expect(text).toContain('  2000|row 2000');
+    expect(text).toContain('offset 2001');
+    expect((state.get(readSnapshotsStateKey) as Record<string, { sha256: string | null }>)[path]?.sha256).toBeNull();
+    await expect(run(searchReplaceTool, { path: 'big.txt', old_string: 'row 1', new_string: 'x' }, context)).rejects.toThrow(/above the \d+-byte limit/);
   });
 
   it('one-line minified file: the line is cut with a marker', async () => {
