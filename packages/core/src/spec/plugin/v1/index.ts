@@ -1,1 +1,1 @@
-export type { CairnPlugin } from './plugin.js';
+export type { CairnPlugin, WorkspaceFileChange } from './plugin.js';
