@@ -1,6 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
+import type ignoreFactory from 'ignore';
+import { lazyRequire } from '../util/lazy-require.js';
+
+const loadIgnore = lazyRequire<typeof ignoreFactory>('ignore');
 
 /** Folders no tool should walk by default, ignore files or not. */
 export const defaultIgnoredDirectories = ['.git', 'node_modules', '.hg', '.svn', '.turbo', '.next', '.cache', '__pycache__', '.venv', '.DS_Store'];
@@ -31,7 +35,7 @@ export class IgnoreRules {
   /** Read the ignore files of one folder (relative posix path, '' = root). Idempotent. */
   async loadDirectory(relativeDirectory: string): Promise<void> {
     if (this.matchers.has(relativeDirectory)) return;
-    const matcher = ignore({ allowRelativePaths: true });
+    const matcher = loadIgnore()({ allowRelativePaths: true });
     let any = false;
     if (relativeDirectory === '' && this.extraPatterns.length > 0) {
       matcher.add(this.extraPatterns);

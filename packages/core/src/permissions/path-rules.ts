@@ -1,6 +1,9 @@
 import { homedir } from 'node:os';
 import { isAbsolute, relative, sep } from 'node:path';
-import picomatch from 'picomatch';
+import type picomatchFactory from 'picomatch';
+import { lazyRequire } from '../util/lazy-require.js';
+
+const loadPicomatch = lazyRequire<typeof picomatchFactory>('picomatch');
 
 const matcherCache = new Map<string, (path: string) => boolean>();
 
@@ -27,6 +30,7 @@ export function pathRuleMatches(glob: string, absolutePath: string, root: string
   let matcher = matcherCache.get(key);
   if (!matcher) {
     const basenameOnly = !absoluteRule && !pattern.includes('/');
+    const picomatch = loadPicomatch();
     const compiled = picomatch(pattern, { dot: true, basename: basenameOnly });
     // `src` should also cover everything below `src/`.
     const below = pattern.endsWith('/**') ? undefined : picomatch(`${pattern.replace(/\/$/, '')}/**`, { dot: true, basename: false });

@@ -1,12 +1,14 @@
-import AjvModule from 'ajv';
+import type AjvClass from 'ajv';
 import type { JSONSchema } from '../spec/json.js';
 import type { ToolInputSchema, ZodLikeSchema } from '../spec/tool/v1/index.js';
 import { isJsonSchemaInput } from '../tools/tool-schema.js';
 
-// ajv ships CommonJS; under ESM its default export may sit one level down.
-const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof AjvModule;
-const ajv = new Ajv({ allErrors: true, strict: false });
-const compiled = new WeakMap<JSONSchema, ReturnType<typeof ajv.compile>>();
+import { lazyRequire } from '../util/lazy-require.js';
+
+// ajv is loaded the first time a tool declared with plain JSON Schema is called.
+const loadAjv = lazyRequire<typeof AjvClass>('ajv');
+let ajv: AjvClass | undefined;
+const compiled = new WeakMap<JSONSchema, ReturnType<AjvClass['compile']>>();
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -15,6 +17,7 @@ export function validateToolInput(schema: ToolInputSchema, value: unknown): Vali
   if (isJsonSchemaInput(schema)) {
     let validate = compiled.get(schema.jsonSchema);
     if (!validate) {
+      ajv ??= new (loadAjv())({ allErrors: true, strict: false });
       validate = ajv.compile(schema.jsonSchema);
       compiled.set(schema.jsonSchema, validate);
     }

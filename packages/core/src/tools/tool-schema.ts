@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { JSONSchema } from '../spec/json.js';
 import type { ToolInputSchema, ZodLikeSchema } from '../spec/tool/v1/index.js';
 
@@ -14,7 +13,12 @@ export function toolInputJsonSchema(schema: ToolInputSchema): JSONSchema {
   if (isJsonSchemaInput(schema)) return schema.jsonSchema;
   const cached = converted.get(schema);
   if (cached) return cached;
-  const jsonSchema = z.toJSONSchema(schema as unknown as z.ZodType, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as JSONSchema;
+  // zod v4 schemas convert themselves, so core never has to import zod (a large module) up front.
+  const convertible = schema as { toJSONSchema?: (options: object) => JSONSchema };
+  if (typeof convertible.toJSONSchema !== 'function') {
+    throw new Error('A tool input schema must be a zod v4 schema or { jsonSchema }.');
+  }
+  const jsonSchema = convertible.toJSONSchema({ target: 'draft-7', io: 'input', unrepresentable: 'any' });
   delete jsonSchema.$schema;
   converted.set(schema, jsonSchema);
   return jsonSchema;
