@@ -6,3 +6,7 @@ export {
 export { type ScriptedModel, type ScriptedTurn, scriptedModel, scriptedProvider } from './testing/scripted-model.js';
 export { runStoreConformance, type StoreConformanceOptions } from './testing/store-conformance.js';
 export { type ChatCompletionsServer, type ChatCompletionsTurn, startChatCompletionsServer, validateChatRequest } from './testing/chat-completions-server.js';
+export type { FakeFailure, FakeFailures, FakeModelTurn, FakeProviderServer, FakeServerOptions, FakeTurns } from './testing/fake-server-core.js';
+export { anthropicErrorBody, startFakeAnthropicServer, validateAnthropicRequest } from './testing/fake-anthropic-server.js';
+export { geminiErrorBody, startFakeGeminiServer, validateGeminiRequest } from './testing/fake-gemini-server.js';
+export { openAIErrorBody, startFakeResponsesServer, validateResponsesRequest } from './testing/fake-responses-server.js';
