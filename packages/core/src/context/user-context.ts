@@ -23,42 +23,64 @@ export function renderUserInfo(info: UserInfo): string {
   return `<user_info>\nOS: ${info.os}\nShell: ${info.shell}\nWorkspace: ${info.workspace}\nDate: ${info.date}\n</user_info>`;
 }
 
+interface LayoutNode {
+  name: string;
+  directory: boolean;
+  children: LayoutNode[];
+  /** Entries of this directory left out (per-directory cap or the total budget). */
+  omitted: number;
+}
+
 /**
- * A bounded snapshot of the workspace tree (ignore files honoured), breadth-first so the top of a
- * large repository is always shown; cut with a note past `maxEntries`.
+ * A bounded snapshot of the workspace tree (ignore files honoured). Filled breadth-first, so the top
+ * levels of a large repository are always shown and one huge folder cannot use up the budget; each
+ * folder shows at most `maxPerDirectory` entries and says how many more it has.
  */
-export async function projectLayout(root: string, options: { maxEntries?: number; maxDepth?: number } = {}): Promise<string> {
+export async function projectLayout(root: string, options: { maxEntries?: number; maxDepth?: number; maxPerDirectory?: number } = {}): Promise<string> {
   const maxEntries = options.maxEntries ?? 200;
   const maxDepth = options.maxDepth ?? 4;
+  const maxPerDirectory = options.maxPerDirectory ?? 40;
   const rules = await IgnoreRules.load(root);
-  const lines: string[] = [];
+  const top: LayoutNode = { name: '', directory: true, children: [], omitted: 0 };
   let shown = 0;
-  let truncated = false;
-  const walk = async (relative: string, depth: number): Promise<void> => {
-    if (depth > maxDepth) return;
-    let entries: Dirent[];
-    try {
-      entries = await readdir(join(root, relative), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    await rules.loadDirectory(relative);
-    entries.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || a.name.localeCompare(b.name));
-    for (const entry of entries) {
-      const path = relative ? `${relative}/${entry.name}` : entry.name;
-      if (rules.ignores(path, entry.isDirectory())) continue;
-      if (shown >= maxEntries) {
-        truncated = true;
-        return;
+  let queue: Array<{ node: LayoutNode; relative: string; depth: number }> = [{ node: top, relative: '', depth: 0 }];
+  while (queue.length > 0) {
+    const next: typeof queue = [];
+    for (const { node, relative, depth } of queue) {
+      let entries: Dirent[];
+      try {
+        entries = await readdir(join(root, relative), { withFileTypes: true });
+      } catch {
+        continue;
       }
-      shown++;
-      lines.push(`${'  '.repeat(depth)}${entry.name}${entry.isDirectory() ? '/' : ''}`);
-      if (entry.isDirectory()) await walk(path, depth + 1);
+      await rules.loadDirectory(relative);
+      entries.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const visible = entries.filter((entry) => !rules.ignores(relative ? `${relative}/${entry.name}` : entry.name, entry.isDirectory()));
+      for (const entry of visible) {
+        if (node.children.length >= maxPerDirectory || shown >= maxEntries) {
+          node.omitted++;
+          continue;
+        }
+        shown++;
+        const child: LayoutNode = { name: entry.name, directory: entry.isDirectory(), children: [], omitted: 0 };
+        node.children.push(child);
+        if (child.directory && depth + 1 < maxDepth) next.push({ node: child, relative: relative ? `${relative}/${entry.name}` : entry.name, depth: depth + 1 });
+      }
     }
+    queue = next;
+  }
+  const lines: string[] = [];
+  const render = (node: LayoutNode, depth: number) => {
+    for (const child of node.children) {
+      lines.push(`${'  '.repeat(depth)}${child.name}${child.directory ? '/' : ''}`);
+      render(child, depth + 1);
+    }
+    if (node.omitted > 0) lines.push(`${'  '.repeat(depth)}... ${node.omitted} more`);
   };
-  await walk('', 0);
-  if (truncated) lines.push(`... (more entries not shown; use list_dir or glob_file_search to explore)`);
-  return `<project_layout>\n${lines.join('\n') || '(empty workspace)'}\n</project_layout>`;
+  render(top, 0);
+  const anyOmitted = (node: LayoutNode): boolean => node.omitted > 0 || node.children.some(anyOmitted);
+  const note = anyOmitted(top) ? '\n(The snapshot is cut; use list_dir or glob_file_search to explore further.)' : '';
+  return `<project_layout>\n${lines.join('\n') || '(empty workspace)'}${note}\n</project_layout>`;
 }
 
 export function renderUserQuery(text: string): string {
