@@ -7,6 +7,8 @@ export { type RetryNotice, streamWithRetry, type StreamWithRetryOptions } from '
 export { createRegistry, type Registry, type ResolvedModel, type ResolveModelOptions } from './registry/registry.js';
 export { CairnAgent } from './runtime/agent.js';
 export type { AgentOptions, LocalOptions, SandboxOptions, SendOptions, StepSummary } from './runtime/agent-options.js';
+export { type AgentHooks, type CompactionPolicy, compactionBudget, defaultCompactionRatio, defaultKeepRecentTurns, type PreCompactEvent, type PreCompactResult } from './runtime/compaction.js';
+export { type ApproveModeSwitch, approveStoredPlan, findTransition, type ModeSwitchRequest, modeReminderText, subagentModeFor } from './runtime/mode-switch.js';
 export { type AgentApi, type AgentInfo, type AgentMessage, type CairnApi, createCairn, type CreateCairnOptions } from './runtime/cairn.js';
 export { fallbackAgentMode } from './runtime/default-modes.js';
 export type { RewindReport } from './runtime/rewind.js';
@@ -14,7 +16,8 @@ export { Run, type RunOperation, type RunResult } from './runtime/run.js';
 export { addUsage, emptyUsage, toTokenUsage } from './runtime/token-usage.js';
 export { costOf } from './runtime/cost.js';
 export type { UserMessage } from './runtime/user-message.js';
-export { buildSystemPrompt, systemReminder } from './context/system-prompt.js';
+export { buildSystemPrompt, type SystemPromptInput, systemReminder } from './context/system-prompt.js';
+export { baseSystemBlocks } from './context/prompt-blocks.js';
 export { type ComposeStoreParts, compareListKeys, composeStore, createMemoryStore, decodeListCursor, encodeListCursor, hashBlob, isBlobHash, type ListSortKey, normalizeListLimit } from './store/index.js';
 export { defineTool } from './tools/define-tool.js';
 export { isJsonSchemaInput, toolInputJsonSchema } from './tools/tool-schema.js';

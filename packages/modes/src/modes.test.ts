@@ -1,4 +1,4 @@
-import { createRegistry, type ModeDefinition } from '@cairn/core';
+import { createRegistry, type ModeDefinition, subagentModeFor } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
 import { debugReminder, remainingInstrumentation } from './debug-reminder.js';
 import { builtInModes, createModesPlugin, modesPlugin, planMode } from './index.js';
@@ -59,5 +59,17 @@ describe('debugReminder', () => {
     ];
     expect(remainingInstrumentation(context(files))).toEqual([{ path: 'a.ts', lines: 2 }, { path: 'b.py', lines: 1 }]);
     expect(debugReminder(context(files))).toContain('a.ts (2 lines), b.py (1 line)');
+  });
+});
+
+describe('subagent modes', () => {
+  it('read-only modes hand subagents a read-only mode; a writing subagentMode of a read-only mode is ignored', () => {
+    const registry = createRegistry([modesPlugin]);
+    const resolve = (id: string) => registry.mode(id);
+    expect(subagentModeFor(registry.mode('plan')!, resolve).id).toBe('ask');
+    expect(subagentModeFor(registry.mode('ask')!, resolve).id).toBe('ask');
+    expect(subagentModeFor(registry.mode('agent')!, resolve).id).toBe('agent');
+    const sneaky: ModeDefinition = { ...planMode, id: 'sneaky', subagentMode: 'agent' };
+    expect(subagentModeFor(sneaky, resolve).id).toBe('sneaky');
   });
 });

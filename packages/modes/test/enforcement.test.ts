@@ -106,6 +106,22 @@ describe('sandbox requirement handed to the shell', () => {
   });
 });
 
+describe('MCP and custom tools in read-only modes', () => {
+  it('offers only tools marked readOnlyHint, and refuses the others if called', async () => {
+    const mcpTool = (name: string, readOnlyHint: boolean) =>
+      defineTool({ id: `mcp__srv__${name}`, name: `mcp__srv__${name}`, description: name, inputSchema: z.object({}), readOnly: false, ...(readOnlyHint ? { readOnlyHint: true } : {}), category: 'mcp', execute: () => `${name} ran` });
+    const { model, Agent } = setupCairn([{ toolCalls: [{ name: 'mcp__srv__lookup', args: {} }, { name: 'mcp__srv__deploy', args: {} }] }, { text: 'ok' }], {
+      plugins: [{ name: 'mcp', tools: [mcpTool('lookup', true), mcpTool('deploy', false)] }],
+    });
+    const agent = await Agent.create({ model: modelId, mode: 'plan', local: { cwd: await tempDir() }, env: await isolatedEnv() });
+    const results = toolResults(await collect(await agent.send('use the server')));
+    expect(toolNames(model.calls[0]!)).toContain('mcp__srv__lookup');
+    expect(toolNames(model.calls[0]!)).not.toContain('mcp__srv__deploy');
+    expect(results.find((result) => result.name === 'mcp__srv__lookup')).toMatchObject({ status: 'completed', result: 'lookup ran' });
+    expect(results.find((result) => result.name === 'mcp__srv__deploy')).toMatchObject({ status: 'error', result: expect.stringContaining('readOnlyHint') });
+  });
+});
+
 describe('agent mode', () => {
   it('lets the same calls change the workspace', async () => {
     const cwd = await workspace();

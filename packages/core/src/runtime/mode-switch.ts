@@ -171,3 +171,15 @@ export function planApprovalAtSend(input: {
   delete input.state.pendingModeSwitch;
   return approval ? { mode: target, approval: { update: approval.update, reminder: approval.reminder } } : { mode: input.runMode };
 }
+
+/**
+ * The mode a subagent started from `parent` runs in: the parent's `subagentMode` when it exists,
+ * except that a read-only parent never hands a subagent a mode that can write (then the subagent
+ * inherits the parent's own mode).
+ */
+export function subagentModeFor(parent: ModeDefinition, resolveMode: (id: string) => ModeDefinition | undefined): ModeDefinition {
+  const chosen = parent.subagentMode ? resolveMode(parent.subagentMode) : undefined;
+  if (!chosen) return parent;
+  if (parent.toolPolicy.readOnly && !chosen.toolPolicy.readOnly) return parent;
+  return chosen;
+}
