@@ -96,8 +96,8 @@ export async function startFakeServer(wire: FakeWire, options: FakeServerOptions
     const turn = typeof turns === 'function' ? turns(body, turnIndex) : (turns[turnIndex] ?? turns[turns.length - 1] ?? { text: '' });
     const sse = Buffer.from(wire.render(turn, body, turnIndex, matched.model ?? String(body.model ?? 'unknown')), 'utf8');
     turnIndex++;
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...(failure?.headers ?? {}) });
     const cut = cutPosition(sse, failure);
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...(failure?.headers ?? {}) });
     if (cut === undefined) {
       response.end(sse);
       return;
