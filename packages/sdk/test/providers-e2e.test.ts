@@ -1,4 +1,4 @@
-import type { FakeModelTurn, FakeProviderServer } from '@cairn/core/testing';
+import { type FakeModelTurn, type FakeProviderServer, startFakeGeminiServer } from '@cairn/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, createMemoryStore, type SDKMessage } from '../src/index.js';
 import { makeWorkspace, providerCases } from './provider-harness.js';
@@ -75,5 +75,30 @@ describe.each(providerCases)('the same tool-using conversation through $name', (
     expect(usage.runs).toHaveLength(2);
     expect(usage.usage.inputTokens).toBeGreaterThan(0);
     await agent.close?.();
+  });
+});
+
+describe('the auto model', () => {
+  it('resolves to a concrete model of the configured provider, reported on the run', async () => {
+    const cwd = await makeWorkspace();
+    const server = await startFakeGeminiServer([{ text: 'Routed.' }]);
+    servers.push(server);
+    // Only Gemini is configured in this environment, so auto (balanced) picks Google's cheapest balanced model.
+    const agent = await Agent.create({ model: 'auto', local: { cwd, store: createMemoryStore() }, env: { GEMINI_API_KEY: 'gemini-dummy', GEMINI_BASE_URL: server.url } });
+    expect(agent.model).toBe('google/gemini-2.5-flash');
+    const run = await agent.send('Hello');
+    const messages: SDKMessage[] = [];
+    for await (const message of run.stream()) messages.push(message);
+    const result = await run.wait();
+    expect(result.status).toBe('finished');
+    expect(result.model).toBe('google/gemini-2.5-flash');
+    expect(messages.find((message) => message.type === 'system')).toMatchObject({ subtype: 'init', model: 'google/gemini-2.5-flash' });
+    expect(server.received[0]!.path).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
+    expect(server.problems).toEqual([]);
+  });
+
+  it('fails with a clear ConfigurationError when no provider is configured', async () => {
+    const cwd = await makeWorkspace();
+    await expect(Agent.create({ model: 'auto', local: { cwd, store: createMemoryStore() }, env: {} })).rejects.toThrow(/"auto" model needs at least one configured provider/);
   });
 });

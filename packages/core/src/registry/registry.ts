@@ -3,9 +3,10 @@ import type { EmbeddingModelV1 } from '../spec/embedding-model/v1/index.js';
 import type { LanguageModelV1 } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { CairnPlugin } from '../spec/plugin/v1/index.js';
-import type { ModelCatalogEntry, ProviderSettings, ProviderV1 } from '../spec/provider/v1/index.js';
+import type { ModelCatalogEntry, ModelSelection, ProviderSettings, ProviderV1 } from '../spec/provider/v1/index.js';
 import type { AgentStore } from '../spec/store/v1/index.js';
 import type { ToolDefinition } from '../spec/tool/v1/index.js';
+import { type AutoChoice, autoModelId, optimizeForParameter, routeAutoModel } from './auto-router.js';
 import { validateMode } from './validate-mode.js';
 
 export interface ResolvedModel {
@@ -14,6 +15,8 @@ export interface ResolvedModel {
   /** `provider/model` as the user wrote it (aliases resolved to the catalog id). */
   id: string;
   catalog?: ModelCatalogEntry;
+  /** Set when the selection was `auto`: what the router optimized for and why it chose `id`. */
+  auto?: Pick<AutoChoice, 'optimizeFor' | 'reason'>;
 }
 
 export interface ResolveModelOptions {
@@ -21,6 +24,8 @@ export interface ResolveModelOptions {
   /** Key for the selected model's provider (AgentOptions.apiKey). */
   apiKey?: string;
   env?: Record<string, string | undefined>;
+  /** The selection's params; `auto` reads `optimize_for` from them. */
+  params?: ModelSelection['params'];
 }
 
 /** Where providers, tool packs, stores and modes are contributed and looked up. */
@@ -73,6 +78,7 @@ export function createRegistry(plugins: CairnPlugin[] = []): Registry {
     modes: () => [...modeMap.values()],
     store: (name) => storeMap.get(name),
     resolveModel(modelId, options = {}) {
+      if (modelId === autoModelId) return resolveAuto([...providerMap.values()], options);
       const { provider, localId } = splitModelId(modelId, providerMap);
       const catalog = findCatalogEntry(provider, localId);
       const settings = { ...(options.providers?.[provider.id] ?? {}) };
@@ -103,6 +109,20 @@ export function createRegistry(plugins: CairnPlugin[] = []): Registry {
   };
   for (const plugin of plugins) registry.use(plugin);
   return registry;
+}
+
+/**
+ * `auto`: the router picks a catalog model of a configured provider; the result is that concrete
+ * model (its id is what the run reports), with `optimize_for` added to the catalog entry's params so
+ * the selection validates. `apiKey` is not applied: it belongs to one provider, and auto may pick another.
+ */
+function resolveAuto(providers: ProviderV1[], options: ResolveModelOptions): ResolvedModel {
+  const env = options.env ?? process.env;
+  const choice = routeAutoModel(providers, { ...(options.providers ? { providers: options.providers } : {}), env, ...(options.params ? { params: options.params } : {}) });
+  const settings = { ...(options.providers?.[choice.provider.id] ?? {}) };
+  const model = choice.provider.languageModel(choice.entry.id, { settings, env });
+  const catalog = { ...choice.entry, params: [...(choice.entry.params ?? []), optimizeForParameter] };
+  return { model, provider: choice.provider, id: `${choice.provider.id}/${choice.entry.id}`, catalog, auto: { optimizeFor: choice.optimizeFor, reason: choice.reason } };
 }
 
 function splitModelId(modelId: string, providers: Map<string, ProviderV1>): { provider: ProviderV1; localId: string } {
