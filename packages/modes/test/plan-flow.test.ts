@@ -132,10 +132,14 @@ describe('switch_mode', () => {
     expect(agent.mode).toBe('agent');
   });
 
-  it('plan -> ask needs no approval', async () => {
-    const { model, Agent } = setupCairn([{ toolCalls: [{ name: 'switch_mode', args: { mode: 'ask', explanation: 'Only a question.' } }] }, { text: 'Answer.' }]);
-    const agent = await Agent.create({ model: modelId, mode: 'plan', local: { cwd: await tempDir() }, env: await isolatedEnv() });
-    await (await agent.send('what is x?')).wait();
+  it('plan -> ask needs no approval, and the agent record has the new mode as soon as it applies', async () => {
+    const store = createMemoryStore();
+    const { model, Agent } = setupCairn([{ toolCalls: [{ name: 'switch_mode', args: { mode: 'ask', explanation: 'Only a question.' } }] }, { toolCalls: [{ name: 'list_dir', args: {} }] }, { text: 'Answer.' }]);
+    const agent = await Agent.create({ model: modelId, mode: 'plan', local: { cwd: await tempDir(), store }, env: await isolatedEnv() });
+    const storedModes: Array<string | undefined> = [];
+    await (await agent.send('what is x?', { onStep: async () => void storedModes.push((await store.agents.get(agent.agentId))?.mode) })).wait();
+    // Recorded while the run was still going (a crash after this point resumes in ask mode).
+    expect(storedModes.slice(0, 2)).toEqual(['plan', 'ask']);
     expect(toolNames(model.calls[1]!)).not.toContain('create_plan');
     expect(agent.mode).toBe('ask');
   });

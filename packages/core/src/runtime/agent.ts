@@ -2,6 +2,7 @@ import type { ResolvedModel } from '../registry/registry.js';
 import { AgentBusyError, ConfigurationError } from '../spec/errors/index.js';
 import type { AgentUsage, RunEvent, SDKMessage } from '../spec/events/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
+import type { CairnPlugin, WorkspaceFileChange } from '../spec/plugin/v1/index.js';
 import type { ModelSelection } from '../spec/provider/v1/index.js';
 import type { AgentRecord, AgentStore, RunRecord } from '../spec/store/v1/index.js';
 import type { FileChange, SandboxRequirement } from '../spec/tool/v1/index.js';
@@ -25,6 +26,17 @@ import { compactionBudget, defaultKeepRecentTurns } from './compaction.js';
 import { planApprovalAtSend } from './mode-switch.js';
 import { loadSendSettings, queryRuleReminders } from './settings-for-send.js';
 import { acquireAgentLease, closeRun, recoverInterruptedRuns } from './recovery.js';
+
+/** Tell plugins that listen (indexes, caches) about a changed file; a failing listener never fails the tool. */
+async function notifyFileChange(plugins: readonly CairnPlugin[], change: WorkspaceFileChange): Promise<void> {
+  await Promise.all(plugins.map(async (plugin) => {
+    try {
+      await plugin.onFileChange?.(change);
+    } catch {
+      // an index that cannot update is re-synced on its next search
+    }
+  }));
+}
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
 export class CairnAgent {
@@ -274,6 +286,10 @@ export class CairnAgent {
             ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
             ...(this.options.approveModeSwitch ? { approveModeSwitch: this.options.approveModeSwitch } : {}),
             ...(this.options.stableToolList ? { stableToolList: true } : {}),
+            onModeChange: async (next) => {
+              this.currentMode = next;
+              this.record = await this.store.agents.update(this.agentId, { mode: next, updatedAt: Date.now() });
+            },
             promptCacheKey: `cairn-${this.agentId}`,
             ...(this.selectionParams() ? { callParams: this.selectionParams() } : {}),
             ...(this.options.retry ? { retry: this.options.retry } : {}),
@@ -363,7 +379,9 @@ export class CairnAgent {
     const { relative } = await import('node:path');
     const entry = { path: relative(this.record.cwd, change.path).split('\\').join('/'), beforeHash: await put(change.before), afterHash: await put(change.after), toolCallId, at: Date.now() };
     const fileChanges = [...(record.fileChanges ?? []), entry];
-    return this.store.runs.update(record.runId, { fileChanges, updatedAt: Date.now() });
+    const updated = await this.store.runs.update(record.runId, { fileChanges, updatedAt: Date.now() });
+    await notifyFileChange(this.runtime.registry.plugins, { cwd: this.record.cwd, path: change.path, deleted: change.after === null, agentId: this.agentId, runId: record.runId, toolCallId });
+    return updated;
   }
 
   private modeDefinition(id: string): ModeDefinition {

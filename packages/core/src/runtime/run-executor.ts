@@ -48,6 +48,9 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   const modeOf = (id: string) => plan.resolveMode(id) ?? (id === 'agent' ? fallbackAgentMode : undefined);
   const writeLock = new KeyedLock();
   const outcomes = new Map<string, ToolCallOutcome>();
+  // Aborted when the run ends however it ends: background work a tool started (shell jobs) lives
+  // across steps but never outlives its run.
+  const runLifetime = new AbortController();
   let lastText = '';
   // Where the run was when it ended, so a cancel can close the conversation correctly.
   let phase: 'preparing' | 'sampling' | 'acting' = 'preparing';
@@ -77,6 +80,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
         for (const update of switched.updates) {
           await deliver([{ kind: 'update', update }, ...(update.type === 'mode-changed' ? [message({ type: 'status', status: 'mode-changed', mode: update.to, message: `${update.from} -> ${update.to}` })] : [])]);
         }
+        if (switched.mode !== input.mode) await plan.onModeChange?.(switched.mode);
         const mode = modeOf(switched.mode) ?? fallbackAgentMode;
         let messages = switched.messages;
         const rules = ruleReminderFor(plan.rules ?? [], [...touchedPaths], plan.state);
@@ -125,7 +129,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
         return () => controller.abort();
       }),
       executeTools: fromPromise(async ({ input, signal }: { input: { step: number; mode: string; turn: TurnState; messages: ModelMessage[] }; signal: AbortSignal }) => {
-        return executeTools(input, AbortSignal.any([plan.signal, signal]));
+        return executeTools(input, AbortSignal.any([plan.signal, signal, runLifetime.signal]));
       }),
     },
   });
@@ -260,6 +264,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   actor.start();
   if (plan.signal.aborted) onAbort();
   await finished;
+  runLifetime.abort(new Error('The run ended.'));
   plan.signal.removeEventListener('abort', onAbort);
   const snapshot = actor.getSnapshot();
   await emitted;

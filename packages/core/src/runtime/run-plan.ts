@@ -52,6 +52,8 @@ export interface RunPlan {
   /** Token budget of a request and the turns compaction keeps; absent = no compaction. */
   compaction?: { budget: number; keepRecentTurns: number };
   hooks?: AgentHooks;
+  /** Called when a switch is applied mid-run, so the agent record has the mode before the run ends (crash-safe). */
+  onModeChange?(mode: string): Promise<void>;
   /** Offer mode-restricted tools too (they are still refused when called), for a byte-stable tool list. */
   stableToolList?: boolean;
 }
