@@ -146,6 +146,17 @@ describe('rules in a run', () => {
     expect(system).not.toContain('Always use pnpm');
   });
 
+  it('reads CLAUDE.md only without AGENTS.md, and the legacy .cursorrules', async () => {
+    const root = await tempWorkspace();
+    await writeFiles(root, { 'CLAUDE.md': 'Claude notes.', '.cursorrules': 'Legacy cursor rules.' });
+    expect((await loadProjectRules(root)).map((rule) => [rule.path, rule.kind])).toEqual([
+      ['CLAUDE.md', 'always'],
+      ['.cursorrules', 'always'],
+    ]);
+    await writeFiles(root, { 'AGENTS.md': 'Agents notes.' });
+    expect((await loadProjectRules(root)).map((rule) => rule.path)).toEqual(['AGENTS.md', '.cursorrules']);
+  });
+
   it('does not follow a rule symlink out of the workspace', async () => {
     const cwd = await tempWorkspace();
     const outside = await tempWorkspace('cairn-outside-');

@@ -29,11 +29,22 @@ export const ruleLimits = { maxFileBytes: 64 * 1024, maxFiles: 200, maxDepth: 4 
 
 const ruleFolders = ['.cairn/rules', '.cursor/rules'];
 
-/** The project layer's rules: `.cairn/rules/` and `.cursor/rules/` (`.md`, `.mdc`, nested folders) and `AGENTS.md`. */
+/**
+ * The project layer's rules: `AGENTS.md` (else `CLAUDE.md`), the legacy `.cursorrules`, then
+ * `.cairn/rules/` and `.cursor/rules/` (`.md`, `.mdc`, nested folders).
+ */
 export async function loadProjectRules(root: string): Promise<WorkspaceRule[]> {
   const rules: WorkspaceRule[] = [];
   const agentsFile = await readBoundedFile(root, join(root, 'AGENTS.md'));
   if (agentsFile?.trim()) rules.push({ name: 'AGENTS', path: 'AGENTS.md', layer: 'project', kind: 'always', globs: [], body: agentsFile.trim() });
+  else {
+    // Repositories set up for Claude Code keep the same kind of notes in CLAUDE.md (used only without AGENTS.md).
+    const claudeFile = await readBoundedFile(root, join(root, 'CLAUDE.md'));
+    if (claudeFile?.trim()) rules.push({ name: 'CLAUDE', path: 'CLAUDE.md', layer: 'project', kind: 'always', globs: [], body: claudeFile.trim() });
+  }
+  // Cursor's legacy single rules file.
+  const legacyCursor = await readBoundedFile(root, join(root, '.cursorrules'));
+  if (legacyCursor?.trim()) rules.push({ name: 'cursorrules', path: '.cursorrules', layer: 'project', kind: 'always', globs: [], body: legacyCursor.trim() });
   for (const folder of ruleFolders) {
     for (const relativePath of await listRuleFiles(root, folder)) {
       const text = await readBoundedFile(root, join(root, relativePath));
