@@ -53,6 +53,27 @@ describe('checkpoints during a run', () => {
     expect((await loadConversation(store.checkpoints, rootTwo)).messages).toHaveLength(2);
   });
 
+  it('loads from a root cached in this process (or its cached ancestor) exactly what a cold load gives', async () => {
+    const store = createMemoryStore();
+    const text = (value: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text: value }] });
+    const checkpointer = new ConversationCheckpointer(store.checkpoints, { root: null, messages: [] });
+    const rootOne = await checkpointer.save([text('one')], { todos: [1] }, 'agent');
+    const rootTwo = await checkpointer.save([text('one'), text('two')], { todos: [1, 2] }, 'plan');
+    // Another writer (a cold checkpointer) extends the chain: loading it walks back to rootTwo.
+    const cold = { putBlob: store.checkpoints.putBlob.bind(store.checkpoints), getBlob: store.checkpoints.getBlob.bind(store.checkpoints), hasBlob: store.checkpoints.hasBlob.bind(store.checkpoints) };
+    const other = new ConversationCheckpointer(cold, { root: rootTwo, messages: (await loadConversation(cold, rootTwo)).messages });
+    const rootThree = await other.save([...(await loadConversation(cold, rootTwo)).messages, text('three')], {}, 'agent');
+    for (const root of [rootOne, rootTwo, rootThree]) {
+      const warm = await loadConversation(store.checkpoints, root);
+      expect(warm).toEqual(await loadConversation({ ...cold }, root));
+      // Mutating what a load returned does not change the next load.
+      warm.messages.push(text('stray'));
+      (warm.state as { todos?: number[] }).todos?.push(99);
+      expect(await loadConversation(store.checkpoints, root)).toEqual(await loadConversation({ ...cold }, root));
+    }
+    expect((await loadConversation(store.checkpoints, rootTwo)).mode).toBe('plan');
+  });
+
   it('repair answers every unanswered call of an interrupted turn, also next to results that arrived', () => {
     const messages: ModelMessage[] = [
       { role: 'user', content: [{ type: 'text', text: 'go' }] },

@@ -43,20 +43,51 @@ async function getJson<T>(store: CheckpointStore, hash: string): Promise<T> {
   return JSON.parse(decoder.decode(bytes)) as T;
 }
 
-/** Load a conversation by walking its root chain back to the start. */
+interface CachedConversation {
+  messages: ModelMessage[];
+  stateHash: string | null;
+  mode: string;
+}
+
+/**
+ * The last few conversations loaded or saved in this process, by store and root. A send loads the
+ * conversation it saved at the end of the previous one, so without this every turn would walk the
+ * whole chain again (linear per turn). A root of an older chain is loaded from its nearest cached
+ * ancestor. Messages are treated as immutable everywhere; the state is re-read from its blob (tools
+ * may mutate their state objects).
+ */
+const cache = new WeakMap<CheckpointStore, Map<string, CachedConversation>>();
+const cachedRootsPerStore = 8;
+
+function remember(store: CheckpointStore, root: string, entry: CachedConversation): void {
+  let roots = cache.get(store);
+  if (!roots) cache.set(store, (roots = new Map()));
+  roots.delete(root);
+  roots.set(root, entry);
+  if (roots.size > cachedRootsPerStore) roots.delete(roots.keys().next().value as string);
+}
+
+/** Load a conversation by walking its root chain back to the start (or to a root cached in this process). */
 export async function loadConversation(store: CheckpointStore, root: string | null): Promise<ConversationSnapshot> {
   if (!root) return { messages: [], state: {}, mode: 'agent', root: null };
   const chain: CheckpointRoot[] = [];
+  let base: CachedConversation | undefined;
   for (let hash: string | null = root; hash; ) {
+    base = cache.get(store)?.get(hash);
+    if (base) break;
     const node: CheckpointRoot = await getJson<CheckpointRoot>(store, hash);
     chain.push(node);
     hash = node.parent;
   }
-  const head = chain[0] as CheckpointRoot;
-  const hashes = chain.reverse().flatMap((node) => node.append);
-  const messages = await Promise.all(hashes.map((hash) => getJson<ModelMessage>(store, hash)));
-  const state = head.state ? await getJson<Record<string, JSONValue>>(store, head.state) : {};
-  return { messages, state, mode: head.mode, root };
+  const head = chain[0];
+  const hashes = [...chain].reverse().flatMap((node) => node.append);
+  const added = await Promise.all(hashes.map((hash) => getJson<ModelMessage>(store, hash)));
+  const messages = [...(base?.messages ?? []), ...added];
+  const stateHash = head ? head.state : (base as CachedConversation).stateHash;
+  const mode = head ? head.mode : (base as CachedConversation).mode;
+  remember(store, root, { messages, stateHash, mode });
+  const state = stateHash ? await getJson<Record<string, JSONValue>>(store, stateHash) : {};
+  return { messages: messages.slice(), state, mode, root };
 }
 
 /**
@@ -98,6 +129,7 @@ export class ConversationCheckpointer {
     for (const message of added) append.push(await putJson(this.store, message));
     const node: CheckpointRoot = { v: 1, parent, append, state: stateHash, mode, length: messages.length };
     this.root = await putJson(this.store, node);
+    remember(this.store, this.root, { messages: messages.slice(), stateHash, mode });
     this.savedHashes = extendsSaved ? [...this.savedHashes, ...append] : append;
     this.saved = messages.slice();
     this.savedState = stateHash;
