@@ -45,9 +45,9 @@ export const codeChangesPrompt = `# Making code changes
 
 export const citingCodePrompt = `# Citing code
 When you show code that exists in the workspace, cite it as a fenced block whose info string is startLine:endLine:path, with the lines as they are in the file:
-\`\`\`12:18:src/server.ts
+\`\`\`12:14:src/server.ts
 export function startServer(port: number) {
-  // ...
+  return listen(port);
 }
 \`\`\`
 Use this form for every reference to existing code so the user can open it. For new or proposed code that is not in the workspace, use an ordinary fenced block with a language tag. Never add line numbers inside the block.`;
