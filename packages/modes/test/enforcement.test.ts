@@ -106,6 +106,26 @@ describe('sandbox requirement handed to the shell', () => {
   });
 });
 
+describe('allow rules and a stable tool list do not open a read-only mode', () => {
+  it('refuses writes in plan mode even with an allow rule and stableToolList offering the tool', async () => {
+    const cwd = await workspace();
+    const before = await hashTree(cwd);
+    const { model, Agent } = setupCairn([{ toolCalls: [writingCalls[0]!, writingCalls[4]!] }, { text: 'refused' }]);
+    const agent = await Agent.create({
+      model: modelId,
+      mode: 'plan',
+      local: { cwd },
+      env: await isolatedEnv(),
+      permissions: { allow: ['write', 'shell(touch *)', 'shell'] },
+      stableToolList: true,
+    });
+    const results = toolResults(await collect(await agent.send('write anyway')));
+    expect(toolNames(model.calls[0]!)).toContain('write');
+    expect(results.map((result) => result.status)).toEqual(['error', 'error']);
+    expect(await hashTree(cwd)).toEqual(before);
+  });
+});
+
 describe('MCP and custom tools in read-only modes', () => {
   it('offers only tools marked readOnlyHint, and refuses the others if called', async () => {
     const mcpTool = (name: string, readOnlyHint: boolean) =>
