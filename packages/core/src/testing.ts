@@ -10,3 +10,4 @@ export type { FakeFailure, FakeFailures, FakeModelTurn, FakeProviderServer, Fake
 export { anthropicErrorBody, startFakeAnthropicServer, validateAnthropicRequest } from './testing/fake-anthropic-server.js';
 export { geminiErrorBody, startFakeGeminiServer, validateGeminiRequest } from './testing/fake-gemini-server.js';
 export { openAIErrorBody, startFakeResponsesServer, validateResponsesRequest } from './testing/fake-responses-server.js';
+export { type FailureProxy, startFailureProxy } from './testing/fake-failure-proxy.js';

@@ -11,7 +11,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-const injectable = providerCases.filter((provider) => provider.failures);
+const injectable = providerCases;
 
 async function runOnce(provider: ProviderCase, turns: FakeModelTurn[], failures: Array<FakeFailure | undefined>, extra: Partial<AgentOptions> = {}) {
   const cwd = await makeWorkspace();
@@ -21,7 +21,6 @@ async function runOnce(provider: ProviderCase, turns: FakeModelTurn[], failures:
     model: provider.model,
     local: { cwd, store: createMemoryStore(), ...(extra.local ?? {}) },
     env: provider.env(server.url),
-    ...(provider.providers ? { providers: provider.providers(server.url) } : {}),
     retry: { maxAttempts: 4, initialDelayMs: 1, maxDelayMs: 5 },
     ...Object.fromEntries(Object.entries(extra).filter(([key]) => key !== 'local')),
   });
@@ -103,7 +102,13 @@ describe.each(injectable)('$name failures', (provider) => {
     const cwd = await makeWorkspace();
     const turns: FakeModelTurn[] = [{ text: 'Launching.', toolCalls: [{ name: 'launch', args: { code: '4217' } }] }];
     // Cut right before the terminal event of each wire: the call's arguments are complete, the turn is not.
-    const marker = provider.name === 'Gemini' ? '"finishReason"' : provider.name.startsWith('Anthropic') ? 'event: message_delta' : 'event: response.completed';
+    const markers: Record<string, string> = {
+      'Anthropic Messages': 'event: message_delta',
+      Gemini: '"finishReason"',
+      'OpenAI Responses': 'event: response.completed',
+      'OpenAI Chat Completions': '"finish_reason":"tool_calls"',
+    };
+    const marker = markers[provider.name]!;
     const { result } = await runOnce(provider, turns, [{ cutAfterText: marker }], { local: { cwd, customTools: { launch: launchTool(cwd, launches) } } });
     expect(result.status).toBe('error');
     expect(launches).toEqual([]);

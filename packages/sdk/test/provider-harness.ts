@@ -2,8 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  type FakeFailures, type FakeModelTurn, type FakeProviderServer, startChatCompletionsServer, startFakeAnthropicServer, startFakeGeminiServer,
-  startFakeResponsesServer,
+  type FakeFailures, type FakeModelTurn, type FakeProviderServer, openAIErrorBody, startChatCompletionsServer, startFailureProxy, startFakeAnthropicServer,
+  startFakeGeminiServer, startFakeResponsesServer,
 } from '@cairn/core/testing';
 import type { AgentOptions, ModelSelection } from '../src/index.js';
 
@@ -20,8 +20,6 @@ export interface ProviderCase {
   reasoningRequested(body: Record<string, any>): boolean;
   /** Whether the request carries earlier reasoning back (signed thinking, signatures, encrypted items). */
   reasoningPassedBack(body: Record<string, any>): boolean;
-  /** Whether the injected failures of this harness work (the Chat server has none). */
-  failures: boolean;
 }
 
 const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -31,8 +29,9 @@ export const providerCases: ProviderCase[] = [
     name: 'Anthropic Messages',
     model: { id: 'anthropic/claude-sonnet-4-5', params: [{ id: 'reasoning_effort', value: 'low' }] },
     start: (turns, failures) => startFakeAnthropicServer({ turns, ...(failures ? { failures } : {}) }),
-    env: () => ({ ANTHROPIC_API_KEY: 'sk-ant-dummy' }),
-    // The base URL through the provider setting; ANTHROPIC_BASE_URL works the same (see the failure tests).
+    env: (url) => ({ ANTHROPIC_API_KEY: 'sk-ant-dummy', ANTHROPIC_BASE_URL: url }),
+    // The end-to-end test gives the base URL as the provider setting, which wins over ANTHROPIC_BASE_URL
+    // (then pointing elsewhere); the failure tests use the variable alone.
     providers: (url) => ({ anthropic: { baseURL: url } }),
     toolOutputs(body) {
       const last = [...body.messages].reverse().find((message: any) => Array.isArray(message.content) && message.content[0]?.type === 'tool_result');
@@ -40,7 +39,6 @@ export const providerCases: ProviderCase[] = [
     },
     reasoningRequested: (body) => body.thinking?.type === 'enabled',
     reasoningPassedBack: (body) => body.messages.some((message: any) => Array.isArray(message.content) && message.content.some((block: any) => block.type === 'thinking' && block.signature)),
-    failures: true,
   },
   {
     name: 'Gemini',
@@ -53,7 +51,6 @@ export const providerCases: ProviderCase[] = [
     },
     reasoningRequested: (body) => body.generationConfig?.thinkingConfig?.includeThoughts === true,
     reasoningPassedBack: (body) => body.contents.some((content: any) => content.role === 'model' && content.parts.some((part: any) => part.thoughtSignature)),
-    failures: true,
   },
   {
     name: 'OpenAI Responses',
@@ -67,14 +64,25 @@ export const providerCases: ProviderCase[] = [
     },
     reasoningRequested: (body) => Boolean(body.reasoning) && body.include?.includes('reasoning.encrypted_content'),
     reasoningPassedBack: (body) => body.input.some((item: any) => item.type === 'reasoning' && item.encrypted_content),
-    failures: true,
   },
   {
     name: 'OpenAI Chat Completions',
     model: { id: 'openai/o4-mini', params: [{ id: 'reasoningEffort', value: 'low' }] },
-    start: async (turns) => {
+    start: async (turns, failures) => {
       const server = await startChatCompletionsServer(turns);
-      return { ...server, received: [] };
+      if (!failures) return { ...server, received: [] };
+      // The Chat server has no failure injection of its own: a proxy in front of it adds it.
+      const proxy = await startFailureProxy(server.url, failures, openAIErrorBody);
+      return {
+        url: proxy.url,
+        requests: proxy.requests,
+        received: proxy.received,
+        problems: server.problems,
+        close: async () => {
+          await proxy.close();
+          await server.close();
+        },
+      };
     },
     env: (url) => ({ OPENAI_API_KEY: 'sk-dummy', OPENAI_BASE_URL: url, OPENAI_API: 'chat' }),
     toolOutputs(body) {
@@ -87,7 +95,6 @@ export const providerCases: ProviderCase[] = [
     reasoningRequested: (body) => body.reasoning_effort === 'low',
     // Chat Completions has no reasoning input: nothing to pass back.
     reasoningPassedBack: () => true,
-    failures: false,
   },
 ];
 

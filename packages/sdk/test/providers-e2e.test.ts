@@ -30,7 +30,7 @@ describe.each(providerCases)('the same tool-using conversation through $name', (
     const agent = await Agent.create({
       model: provider.model,
       local: { cwd, store: createMemoryStore() },
-      env: provider.env(server.url),
+      env: { ...provider.env(server.url), ...(provider.providers ? { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/unused' } : {}) },
       ...(provider.providers ? { providers: provider.providers(server.url) } : {}),
       retry: { maxAttempts: 1 },
     });

@@ -97,15 +97,7 @@ export async function startFakeServer(wire: FakeWire, options: FakeServerOptions
     const sse = Buffer.from(wire.render(turn, body, turnIndex, matched.model ?? String(body.model ?? 'unknown')), 'utf8');
     turnIndex++;
     const cut = cutPosition(sse, failure);
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...(failure?.headers ?? {}) });
-    if (cut === undefined) {
-      response.end(sse);
-      return;
-    }
-    // Hand the bytes before the cut to the socket, then half-close it without the final chunk:
-    // the client has the partial stream and then sees the connection end mid-body.
-    await new Promise<void>((resolve) => response.write(sse.subarray(0, cut), () => resolve()));
-    response.socket?.end();
+    await writeMaybeCut(response, 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...(failure?.headers ?? {}) }, sse, cut);
   }
 
   const server: Server = createServer((request, response) => {
@@ -133,7 +125,21 @@ export async function startFakeServer(wire: FakeWire, options: FakeServerOptions
   };
 }
 
-function cutPosition(sse: Buffer, failure: FakeFailure | undefined): number | undefined {
+/** Writes a response, or only its first `cut` bytes followed by a dropped connection. */
+export async function writeMaybeCut(response: ServerResponse, status: number, headers: Record<string, string | string[]>, body: Buffer, cut: number | undefined): Promise<void> {
+  response.writeHead(status, headers);
+  if (cut === undefined) {
+    response.end(body);
+    return;
+  }
+  // Hand the bytes before the cut to the socket, then half-close it without the final chunk:
+  // the client has the partial stream and then sees the connection end mid-body.
+  await new Promise<void>((resolve) => response.write(body.subarray(0, cut), () => resolve()));
+  response.socket?.end();
+}
+
+/** Where a failure cuts a body: after `cutAfterText`, after `cutAfterBytes`, or nowhere. */
+export function cutPosition(sse: Buffer, failure: FakeFailure | undefined): number | undefined {
   if (!failure) return undefined;
   if (failure.cutAfterText !== undefined) {
     const at = sse.indexOf(failure.cutAfterText);

@@ -1,0 +1,76 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { cutPosition, type FakeFailures, writeMaybeCut } from './fake-server-core.js';
+
+export interface FailureProxy {
+  /** The proxy's base URL: the upstream URL with the proxy's host and port. */
+  url: string;
+  /** Every request body that reached the proxy, failed ones included. */
+  requests: Array<Record<string, any>>;
+  received: Array<{ path: string; headers: Record<string, string | string[] | undefined> }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Puts failure injection in front of any fake server that has none of its own (for example
+ * `startChatCompletionsServer`): an injected status is answered by the proxy (the request never
+ * reaches the upstream), a cut forwards the request and drops the answer after the cut; everything
+ * else is passed through. `errorBody(status)` is the provider's error format for statuses without a body.
+ */
+export async function startFailureProxy(upstreamUrl: string, failures: FakeFailures, errorBody: (status: number) => unknown): Promise<FailureProxy> {
+  const upstream = new URL(upstreamUrl);
+  const requests: Array<Record<string, any>> = [];
+  const received: FailureProxy['received'] = [];
+  const sockets = new Set<Socket>();
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: Record<string, any> = {};
+    try {
+      body = text ? (JSON.parse(text) as Record<string, any>) : {};
+    } catch {
+      body = { unparsable: text };
+    }
+    const index = requests.length;
+    requests.push(body);
+    received.push({ path: request.url ?? '/', headers: request.headers });
+    const failure = typeof failures === 'function' ? failures(body, index) : failures[index];
+    if (failure?.status !== undefined) {
+      const payload = failure.body ?? errorBody(failure.status);
+      await writeMaybeCut(response, failure.status, { 'content-type': 'application/json', ...(failure.headers ?? {}) }, Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)), undefined);
+      return;
+    }
+    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name))) as Record<string, string>;
+    const answer = await fetch(new URL(request.url ?? '/', upstream.origin), { method: request.method ?? 'POST', headers, ...(text ? { body: text } : {}) });
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    const forwarded: Record<string, string> = { 'content-type': answer.headers.get('content-type') ?? 'application/octet-stream', ...(failure?.headers ?? {}) };
+    await writeMaybeCut(response, answer.status, forwarded, bytes, cutPosition(bytes, failure));
+  }
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) {
+        response.writeHead(502, { 'content-type': 'text/plain' });
+        response.end(`failure proxy: ${String(error)}`);
+      } else response.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${upstream.pathname.replace(/\/$/, '')}`,
+    requests,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
