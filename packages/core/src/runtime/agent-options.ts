@@ -87,7 +87,8 @@ export interface SendOptions {
   /**
    * Approve the plan `create_plan` proposed: its steps become the todo list and the run executes in
    * the approval target mode (agent), which stays the agent's mode. Default (undefined): approve when
-   * this send leaves plan mode for agent mode while a plan is proposed; false: never.
+   * this send leaves plan mode for agent mode while a plan is proposed; false: never. With no proposed
+   * plan in the conversation, `true` changes nothing.
    */
   approvePlan?: boolean;
 }
