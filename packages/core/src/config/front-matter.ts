@@ -1,4 +1,8 @@
-import { parse as parseYaml } from 'yaml';
+import { lazyRequire } from '../util/lazy-require.js';
+
+// yaml is loaded only when a rule file with front matter is read.
+const loadYaml = lazyRequire<{ parse(text: string): unknown }>('yaml');
+const parseYaml = (text: string): unknown => loadYaml().parse(text);
 
 export interface RuleFrontMatter {
   description?: string;

@@ -1,4 +1,7 @@
-import picomatch from 'picomatch';
+import type picomatchFactory from 'picomatch';
+import { lazyRequire } from '../util/lazy-require.js';
+
+const loadPicomatch = lazyRequire<typeof picomatchFactory>('picomatch');
 import type { WorkspaceRule } from './rules-loader.js';
 
 /**
@@ -9,6 +12,7 @@ export function globRulesFor(rules: readonly WorkspaceRule[], paths: readonly st
   if (paths.length === 0) return [];
   return rules.filter((rule) => {
     if (rule.kind !== 'glob') return false;
+    const picomatch = loadPicomatch();
     const matchers = rule.globs.map((glob) => picomatch(glob.replace(/^\.\//, ''), { dot: true, basename: !glob.includes('/') }));
     return paths.some((path) => matchers.some((matches) => matches(path)));
   });

@@ -3,7 +3,7 @@ import type { InteractionUpdate } from '../spec/events/v1/index.js';
 import type { LanguageModelV1, LanguageModelV1FunctionTool, ModelMessage } from '../spec/language-model/v1/index.js';
 import { type AgentHooks, compactionFailed, pruneOldToolOutputs, tailStart } from './compaction.js';
 import { compactedHead, summarizeConversation } from './compaction-summary.js';
-import { type ContextTokenMeter, estimateMessagesTokens, estimateTextTokens, estimateToolsTokens } from './compaction-tokens.js';
+import { type ContextTokenMeter, estimateMessagesTokens, estimateTextTokens, estimateToolsTokens, quickCheckShare } from './compaction-tokens.js';
 
 export interface CompactionStepInput {
   agentId: string;
@@ -31,8 +31,11 @@ export interface CompactionStepInput {
  * model. The result must fit, or the run stops with `compaction_failed`: never a compaction loop.
  */
 export async function compactIfNeeded(input: CompactionStepInput): Promise<{ messages: ModelMessage[]; compacted: boolean }> {
+  const request = { systemPrompt: input.systemPrompt, tools: input.tools, messages: input.messages };
+  // Far below the budget a chars/4 estimate is enough; the exact count (and its tokenizer) is for near it.
+  if (input.meter.estimate(request, false).tokens <= input.budget * quickCheckShare) return { messages: input.messages, compacted: false };
   const fixed = estimateTextTokens(input.systemPrompt) + estimateToolsTokens(input.tools);
-  const before = input.meter.estimate({ systemPrompt: input.systemPrompt, tools: input.tools, messages: input.messages }).tokens;
+  const before = input.meter.estimate(request).tokens;
   if (before <= input.budget) return { messages: input.messages, compacted: false };
   const hook = await input.hooks?.preCompact?.({ agentId: input.agentId, runId: input.runId, trigger: 'auto', mode: input.mode, tokens: before, budget: input.budget });
   await input.notify({ status: `The conversation needs about ${before} tokens, over the budget of ${input.budget}: compacting.` });

@@ -1,5 +1,15 @@
-import { countTokens } from 'gpt-tokenizer';
 import type { LanguageModelV1FunctionTool, ModelMessage } from '../spec/language-model/v1/index.js';
+import { lazyRequire } from '../util/lazy-require.js';
+
+// The tokenizer's tables cost ~250 ms and ~60 MB to load, so it is loaded only when a conversation
+// gets near its budget: below that, a chars/4 estimate decides (see quickCheckShare).
+const loadTokenizer = lazyRequire<{ countTokens(text: string): number }>('gpt-tokenizer');
+
+/**
+ * Under this share of the budget by the chars/4 estimate, no exact count is needed: real token
+ * counts stay within ~1.35x of it even for dense code, so the request is still inside the budget.
+ */
+export const quickCheckShare = 0.6;
 
 // Estimates use the o200k BPE of gpt-tokenizer: exact for recent OpenAI models, within ~10-20 % for
 // Claude and Gemini, which is what a budget check needs. Very long strings are counted as chars/4
@@ -7,34 +17,37 @@ import type { LanguageModelV1FunctionTool, ModelMessage } from '../spec/language
 const exactLimit = 50_000;
 const perMessageOverhead = 4;
 const perImageTokens = 1_000;
-const cache = new WeakMap<object, number>();
+const exactCache = new WeakMap<object, number>();
+const quickCache = new WeakMap<object, number>();
 
-export function estimateTextTokens(text: string): number {
+/** Tokens of a text: the o200k count with `exact`, else chars/4. */
+export function estimateTextTokens(text: string, exact = true): number {
   if (text.length === 0) return 0;
-  return text.length > exactLimit ? Math.ceil(text.length / 4) : countTokens(text);
+  return !exact || text.length > exactLimit ? Math.ceil(text.length / 4) : loadTokenizer().countTokens(text);
 }
 
 /** Estimated tokens of one message; cached per message object (messages are never mutated). */
-export function estimateMessageTokens(message: ModelMessage): number {
+export function estimateMessageTokens(message: ModelMessage, exact = true): number {
+  const cache = exact ? exactCache : quickCache;
   const cached = cache.get(message);
   if (cached !== undefined) return cached;
   let tokens = perMessageOverhead;
-  if (typeof message.content === 'string') tokens += estimateTextTokens(message.content);
+  if (typeof message.content === 'string') tokens += estimateTextTokens(message.content, exact);
   else {
     for (const part of message.content) {
       switch (part.type) {
         case 'text':
         case 'reasoning':
-          tokens += estimateTextTokens(part.text);
+          tokens += estimateTextTokens(part.text, exact);
           break;
         case 'image':
           tokens += perImageTokens;
           break;
         case 'tool-call':
-          tokens += estimateTextTokens(part.toolName) + estimateTextTokens(typeof part.input === 'string' ? part.input : JSON.stringify(part.input));
+          tokens += estimateTextTokens(part.toolName, exact) + estimateTextTokens(typeof part.input === 'string' ? part.input : JSON.stringify(part.input), exact);
           break;
         case 'tool-result':
-          tokens += estimateTextTokens(toolOutputText(part.output));
+          tokens += estimateTextTokens(toolOutputText(part.output), exact);
           break;
       }
     }
@@ -51,14 +64,14 @@ export function toolOutputText(output: { type: string; value: unknown }): string
   return JSON.stringify(output.value);
 }
 
-export function estimateMessagesTokens(messages: readonly ModelMessage[]): number {
+export function estimateMessagesTokens(messages: readonly ModelMessage[], exact = true): number {
   let total = 0;
-  for (const message of messages) total += estimateMessageTokens(message);
+  for (const message of messages) total += estimateMessageTokens(message, exact);
   return total;
 }
 
-export function estimateToolsTokens(tools: readonly LanguageModelV1FunctionTool[]): number {
-  return estimateTextTokens(JSON.stringify(tools));
+export function estimateToolsTokens(tools: readonly LanguageModelV1FunctionTool[], exact = true): number {
+  return estimateTextTokens(JSON.stringify(tools), exact);
 }
 
 /**
@@ -78,10 +91,10 @@ export class ContextTokenMeter {
     this.last = undefined;
   }
 
-  estimate(input: { systemPrompt: string; tools: readonly LanguageModelV1FunctionTool[]; messages: readonly ModelMessage[] }): { tokens: number; source: 'usage+estimate' | 'estimate' } {
+  estimate(input: { systemPrompt: string; tools: readonly LanguageModelV1FunctionTool[]; messages: readonly ModelMessage[] }, exact = true): { tokens: number; source: 'usage+estimate' | 'estimate' } {
     const last = this.last;
     const extendsLast = last && input.messages.length >= last.messages.length && last.messages.every((message, index) => input.messages[index] === message);
-    if (last && extendsLast) return { tokens: last.inputTokens + estimateMessagesTokens(input.messages.slice(last.messages.length)), source: 'usage+estimate' };
-    return { tokens: estimateTextTokens(input.systemPrompt) + estimateToolsTokens(input.tools) + estimateMessagesTokens(input.messages), source: 'estimate' };
+    if (last && extendsLast) return { tokens: last.inputTokens + estimateMessagesTokens(input.messages.slice(last.messages.length), exact), source: 'usage+estimate' };
+    return { tokens: estimateTextTokens(input.systemPrompt, exact) + estimateToolsTokens(input.tools, exact) + estimateMessagesTokens(input.messages, exact), source: 'estimate' };
   }
 }
