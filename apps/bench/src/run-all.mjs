@@ -14,7 +14,7 @@ const benchmarks = [
   { name: 'store-sqlite-run-events', script: 'packages/stores/sqlite/bench/run-events.bench.mjs' },
   { name: 'store-jsonl-run-events', script: 'packages/stores/jsonl/bench/run-events.bench.mjs' },
   { name: 'store-resume', script: 'packages/stores/sqlite/bench/resume.bench.mjs' },
-  { name: 'cache-stability', script: 'packages/core/bench/cache-stability.bench.mjs' },
+  { name: 'cache-stability', script: 'packages/modes/bench/cache-stability.bench.mjs' },
   { name: 'indexer', script: 'packages/indexer/bench/index-bench.mjs' },
   { name: 'indexer-retrieval-eval', script: 'packages/indexer/bench/eval-retrieval.mjs' },
 ];

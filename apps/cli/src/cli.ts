@@ -37,10 +37,11 @@ export async function runCli(io: CliIo): Promise<number> {
     .addOption(new Option('--output-format <format>', 'how to print the run').choices(['text', 'json', 'stream-json']).default('text'))
     .option('--sandbox', 'run shell commands in the OS sandbox (bubblewrap on Linux)', false)
     .option('--max-steps <n>', 'model calls per run', positiveInteger)
+    .option('--plan-approve', 'with --mode plan: approve the proposed plan and execute it in agent mode in the same invocation', false)
     .showHelpAfterError()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .exitOverride()
-    .action(async (words: string[], options: { model?: string; mode?: string; cwd: string; resume?: string; outputFormat: OutputFormat; sandbox: boolean; maxSteps?: number }) => {
+    .action(async (words: string[], options: { model?: string; mode?: string; cwd: string; resume?: string; outputFormat: OutputFormat; sandbox: boolean; maxSteps?: number; planApprove: boolean }) => {
       const cwd = resolve(options.cwd);
       let prompt = words.join(' ').trim();
       if (!prompt && !io.stdin.isTTY) prompt = await readStdin(io.stdin);
@@ -56,6 +57,7 @@ export async function runCli(io: CliIo): Promise<number> {
       exitCode = await runPromptCommand({
         prompt, cwd, ...pick(options), outputFormat: options.outputFormat, sandbox: options.sandbox,
         ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+        planApprove: options.planApprove,
         stdout: io.stdout, stderr: io.stderr, color, env: io.env, signal: controller.signal,
       });
       process.off('SIGINT', onSignal);

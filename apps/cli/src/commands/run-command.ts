@@ -1,4 +1,4 @@
-import { Agent, type RunResult, type SDKMessage } from '@cairn/sdk';
+import { Agent, type CairnAgent, type RunResult, type SendOptions } from '@cairn/sdk';
 import { describeCliError, exitCodeFor } from '../cli-errors.js';
 import { defaultModel, noModelMessage } from '../default-model.js';
 import { createTextRenderer, type OutputFormat } from '../render/run-renderer.js';
@@ -12,6 +12,8 @@ export interface RunCommandOptions {
   outputFormat: OutputFormat;
   sandbox: boolean;
   maxSteps?: number;
+  /** After a plan-mode run that proposed a plan, approve it and execute it in agent mode. */
+  planApprove?: boolean;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   color: boolean;
@@ -36,29 +38,52 @@ export async function runPromptCommand(options: RunCommandOptions): Promise<numb
     const agent = options.resume
       ? await Agent.resume(options.resume, common)
       : await Agent.create({ ...common, ...(options.mode ? { mode: options.mode } : {}) });
-    const renderer = createTextRenderer(options);
-    const run = await agent.send(options.prompt, {
-      ...(options.mode ? { mode: options.mode } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      onDelta: ({ update }) => {
-        if (options.outputFormat === 'text') renderer.onDelta(update);
-      },
-    });
-    const messages: SDKMessage[] = [];
-    for await (const message of run.stream()) {
-      if (options.outputFormat === 'stream-json') options.stdout.write(`${JSON.stringify(message)}\n`);
-      else if (options.outputFormat === 'text') renderer.onMessage(message);
-      else messages.push(message);
+    let result = await streamRun(agent, options.prompt, { ...(options.mode ? { mode: options.mode } : {}) }, options);
+    if (result.plan && result.status === 'finished') {
+      if (options.outputFormat === 'text') options.stdout.write(`\n${renderPlan(result.plan)}\n`);
+      if (options.planApprove) {
+        result = await streamRun(agent, 'The plan is approved. Implement it now.', { approvePlan: true, mode: 'agent' }, options);
+      } else if (options.outputFormat === 'text') {
+        options.stderr.write(`\n[plan proposed · execute it with: cairn --resume ${agent.agentId} --mode agent "go"]\n`);
+      }
     }
-    const result = await run.wait();
-    renderer.finish();
-    if (options.outputFormat === 'json') options.stdout.write(`${JSON.stringify(jsonResult(result, agent.agentId), null, 2)}\n`);
+    if (options.outputFormat === 'json') options.stdout.write(`${JSON.stringify({ ...jsonResult(result, agent.agentId), ...(result.plan ? { plan: result.plan } : {}) }, null, 2)}\n`);
     await agent.close();
     return reportEnd(result, options);
   } catch (error) {
     options.stderr.write(`${describeCliError(error)}\n`);
     return exitCodeFor(error);
   }
+}
+
+type StreamedResult = RunResult & { plan?: PlanData };
+type PlanData = { name?: string; overview?: string; plan?: string; todos?: Array<{ id: string; content: string; dependencies?: string[] }> };
+
+/** Send one message and print the run as it streams; resolves with the result and any plan it proposed. */
+async function streamRun(agent: CairnAgent, prompt: string, sendOptions: SendOptions, options: RunCommandOptions): Promise<StreamedResult> {
+  const renderer = createTextRenderer(options);
+  let plan: PlanData | undefined;
+  const run = await agent.send(prompt, {
+    ...sendOptions,
+    ...(options.signal ? { signal: options.signal } : {}),
+    onDelta: ({ update }) => {
+      if (update.type === 'plan-created') plan = update.plan as PlanData;
+      if (options.outputFormat === 'text') renderer.onDelta(update);
+    },
+  });
+  for await (const message of run.stream()) {
+    if (options.outputFormat === 'stream-json') options.stdout.write(`${JSON.stringify(message)}\n`);
+    else if (options.outputFormat === 'text') renderer.onMessage(message);
+  }
+  const result = await run.wait();
+  renderer.finish();
+  return { ...result, ...(plan ? { plan } : {}) };
+}
+
+/** A proposed plan as markdown: name, overview, the plan, and its todos with their dependencies. */
+export function renderPlan(plan: PlanData): string {
+  const todos = (plan.todos ?? []).map((todo) => `- [ ] ${todo.id}: ${todo.content}${todo.dependencies?.length ? ` (after ${todo.dependencies.join(', ')})` : ''}`);
+  return [`# Plan: ${plan.name ?? 'untitled'}`, plan.overview ?? '', plan.plan ?? '', todos.length ? `## Todos\n${todos.join('\n')}` : ''].filter(Boolean).join('\n\n');
 }
 
 function jsonResult(result: RunResult, agentId: string) {
