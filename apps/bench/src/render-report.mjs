@@ -16,15 +16,45 @@ export function renderReport(machine, results) {
     `| date | ${machine.date} |`,
     '',
   ];
+  lines.push(...targetsTable(results));
   for (const result of results) {
     lines.push(`## ${result.name}`, '', `Script: \`${result.script}\``, '');
     if (result.status === 'missing') lines.push('Not present in this checkout.', '');
     else if (result.status === 'failed') lines.push('**Failed:**', '', '```', result.error || '(no output)', '```', '');
     else {
       lines.push(`Took ${result.seconds} s.`, '', '```json');
-      for (const entry of result.results) lines.push(JSON.stringify(entry));
+      for (const entry of result.results) lines.push(JSON.stringify(entry, null, result.results.length === 1 ? 2 : 0));
       lines.push('```', '');
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The figures the issues set aims for, next to what was measured. */
+function targetsTable(results) {
+  const find = (name) => results.find((result) => result.name === name && result.status === 'ok')?.results ?? [];
+  const rows = [];
+  const add = (what, aim, value, met) => rows.push(`| ${what} | ${aim} | ${value ?? 'not measured'} | ${value === undefined ? '' : met ? 'yes' : '**no**'} |`);
+  const overhead = find('framework-overhead')[0];
+  add('framework overhead per step (scripted model, memory store)', '< 1 ms', overhead && `${overhead.memory.msPerStep} ms`, overhead?.memory.msPerStep < 1);
+  add('framework overhead per step (SQLite store)', '', overhead && `${overhead.sqlite.msPerStep} ms`, true);
+  const loop = find('openai-loop')[0];
+  add('start-up to first request vs bare openai script', '<= 1.15x', loop && `${loop.ratios.startup}x (${loop.cairn.startupMs} vs ${loop.bare.startupMs} ms)`, loop?.ratios.startup <= 1.15);
+  add('time per step vs bare openai script', '<= +2 ms', loop && `+${loop.ratios.stepDeltaMs} ms (${loop.cairn.msPerStep} vs ${loop.bare.msPerStep} ms)`, loop?.ratios.stepDeltaMs <= 2);
+  add('peak memory vs bare openai script', '<= 1.3x', loop && `${loop.ratios.peakRss}x (${loop.cairn.peakRssMb} vs ${loop.bare.peakRssMb} MB)`, loop?.ratios.peakRss <= 1.3);
+  const index = find('indexer')[0];
+  if (index?.fullIndex) {
+    const per100k = (index.fullIndex.seconds * 100_000) / index.corpus.lines;
+    add(`full index, BM25 only (${index.corpus.lines} lines)`, '100k lines < 30 s', `${index.fullIndex.seconds} s (${Math.round(per100k * 10) / 10} s per 100k lines)`, per100k < 30);
+    const reindex = Object.values(index.oneFileReindex ?? {}).map((entry) => entry?.p50Ms ?? entry?.ms).filter((value) => typeof value === 'number');
+    if (reindex.length) add('one-file re-index', '< 200 ms', `${Math.max(...reindex)} ms (slowest case)`, Math.max(...reindex) < 200);
+    add('query latency p50 (BM25)', '< 20 ms', `${index.queryBm25.p50Ms} ms (p95 ${index.queryBm25.p95Ms} ms)`, index.queryBm25.p50Ms < 20);
+  }
+  const cache = find('cache-stability');
+  for (const scenario of cache) {
+    const shares = (scenario.perRequest ?? []).slice(1).map((share) => share.charShare);
+    if (shares.length) add(`cache-stable prefix, ${scenario.scenario}`, '>= 95 % from step 2', `min ${Math.round(Math.min(...shares) * 1000) / 10} %`, Math.min(...shares) >= 0.95);
+  }
+  if (rows.length === 0) return [];
+  return ['## Aims', '', '| measure | aim | measured | met |', '|---|---|---|---|', ...rows, ''];
 }

@@ -14,7 +14,7 @@ const benchmarks = [
   { name: 'store-sqlite-run-events', script: 'packages/stores/sqlite/bench/run-events.bench.mjs' },
   { name: 'store-jsonl-run-events', script: 'packages/stores/jsonl/bench/run-events.bench.mjs' },
   { name: 'store-resume', script: 'packages/stores/sqlite/bench/resume.bench.mjs' },
-  { name: 'cache-stability', script: 'packages/modes/bench/cache-stability.bench.mjs' },
+  { name: 'cache-stability', script: 'packages/modes/bench/cache-stability.bench.mjs', args: ['--json'] },
   { name: 'indexer', script: 'packages/indexer/bench/index-bench.mjs' },
   { name: 'indexer-retrieval-eval', script: 'packages/indexer/bench/eval-retrieval.mjs' },
 ];
@@ -30,9 +30,8 @@ for (const benchmark of benchmarks) {
   }
   process.stderr.write(`bench: ${benchmark.name}\n`);
   const started = Date.now();
-  const run = spawnSync(process.execPath, [path], { cwd: join(path, '..'), encoding: 'utf8', timeout: 15 * 60_000, maxBuffer: 64 * 1024 * 1024 });
-  const lines = (run.stdout ?? '').split('\n').filter((line) => line.trim().startsWith('{'));
-  const parsed = lines.map((line) => { try { return JSON.parse(line); } catch { return undefined; } }).filter(Boolean);
+  const run = spawnSync(process.execPath, [path, ...(benchmark.args ?? [])], { cwd: join(path, '..'), encoding: 'utf8', timeout: 15 * 60_000, maxBuffer: 64 * 1024 * 1024 });
+  const parsed = parseResults(run.stdout ?? '');
   if (run.status !== 0 || parsed.length === 0) {
     failures++;
     results.push({ ...benchmark, status: 'failed', error: (run.stderr || run.error?.message || '').trim().split('\n').slice(-5).join('\n') });
@@ -40,6 +39,22 @@ for (const benchmark of benchmarks) {
     results.push({ ...benchmark, status: 'ok', seconds: Math.round((Date.now() - started) / 100) / 10, results: parsed });
   }
 }
+/** A script prints one JSON document (possibly pretty-printed) or one JSON object per line. */
+function parseResults(stdout) {
+  try {
+    const whole = JSON.parse(stdout);
+    return Array.isArray(whole) ? whole : [whole];
+  } catch {
+    return stdout.split('\n').filter((line) => line.trim().startsWith('{')).flatMap((line) => {
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return [];
+      }
+    });
+  }
+}
+
 const machine = {
   cpu: cpus()[0]?.model ?? 'unknown',
   cores: cpus().length,
