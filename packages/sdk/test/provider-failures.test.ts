@@ -59,7 +59,7 @@ describe.each(injectable)('$name failures', (provider) => {
   it('retries 429, 529 and 503 and finishes the run', async () => {
     const failures: FakeFailure[] = [{ status: 429, headers: { 'retry-after-ms': '2' } }, { status: 529 }, { status: 503 }];
     // Gemini has no 529; its overload answer is 503 UNAVAILABLE.
-    if (provider.name === 'Gemini') failures[1] = { status: 500 };
+    if (provider.name.startsWith('Gemini')) failures[1] = { status: 500 };
     const { server, result, messages } = await runOnce(provider, [{ text: 'Done after three failures.' }], failures);
     expect(result.error).toBeUndefined();
     expect(result.status).toBe('finished');
@@ -71,7 +71,7 @@ describe.each(injectable)('$name failures', (provider) => {
 
   it.each([400, 401])('fails at once on %i with the provider message, without retrying', async (status) => {
     const message = status === 400 ? 'messages.0: Input does not match the expected shape.' : 'invalid x-api-key provided';
-    const body = provider.name === 'Gemini' ? { error: { code: status, message, status: status === 400 ? 'INVALID_ARGUMENT' : 'UNAUTHENTICATED' } } : provider.name.startsWith('Anthropic') ? { type: 'error', error: { type: status === 400 ? 'invalid_request_error' : 'authentication_error', message } } : { error: { message, type: 'invalid_request_error', param: null, code: status === 401 ? 'invalid_api_key' : null } };
+    const body = provider.name.startsWith('Gemini') ? { error: { code: status, message, status: status === 400 ? 'INVALID_ARGUMENT' : 'UNAUTHENTICATED' } } : provider.name.startsWith('Anthropic') ? { type: 'error', error: { type: status === 400 ? 'invalid_request_error' : 'authentication_error', message } } : { error: { message, type: 'invalid_request_error', param: null, code: status === 401 ? 'invalid_api_key' : null } };
     const { server, result } = await runOnce(provider, [{ text: 'never sent' }], [{ status, body }]);
     expect(result.status).toBe('error');
     expect(result.error?.message).toContain(message);
@@ -84,7 +84,7 @@ describe.each(injectable)('$name failures', (provider) => {
     const turns: FakeModelTurn[] = [{ text: 'Launching now, stand by.', toolCalls: [{ name: 'launch', args: { code: '4217', note: 'cut-here then more text' } }] }];
     // Cut inside the first piece of the arguments: escaped inside a JSON string on the SSE wires
     // that stream arguments, inside the whole `args` object on Gemini's.
-    const cutAfterText = provider.name === 'Gemini' ? '"code"' : String.raw`\"code\"`;
+    const cutAfterText = provider.name.startsWith('Gemini') ? '"code"' : String.raw`\"code\"`;
     const { server, result, messages } = await runOnce(provider, turns, [{ cutAfterText }], { local: { cwd, customTools: { launch: launchTool(cwd, launches) } } });
     expect(server.requests).toHaveLength(1);
     expect(result.status).toBe('error');
@@ -105,6 +105,7 @@ describe.each(injectable)('$name failures', (provider) => {
     const markers: Record<string, string> = {
       'Anthropic Messages': 'event: message_delta',
       Gemini: '"finishReason"',
+      'Gemini 3': '"finishReason"',
       'OpenAI Responses': 'event: response.completed',
       'OpenAI Chat Completions': '"finish_reason":"tool_calls"',
     };

@@ -53,6 +53,19 @@ export const providerCases: ProviderCase[] = [
     reasoningPassedBack: (body) => body.contents.some((content: any) => content.role === 'model' && content.parts.some((part: any) => part.thoughtSignature)),
   },
   {
+    name: 'Gemini 3',
+    // Gemini 3 takes a thinking level and rejects unsigned calls of the current turn.
+    model: { id: 'google/gemini-3-pro-preview', params: [{ id: 'reasoning_effort', value: 'low' }] },
+    start: (turns, failures) => startFakeGeminiServer({ turns, ...(failures ? { failures } : {}) }),
+    env: (url) => ({ GEMINI_API_KEY: 'gemini-dummy', GEMINI_BASE_URL: url }),
+    toolOutputs(body) {
+      const last = [...body.contents].reverse().find((content: any) => content.parts?.some((part: any) => part.functionResponse));
+      return (last?.parts ?? []).filter((part: any) => part.functionResponse).map((part: any) => asText(part.functionResponse.response.output ?? part.functionResponse.response.error));
+    },
+    reasoningRequested: (body) => body.generationConfig?.thinkingConfig?.includeThoughts === true,
+    reasoningPassedBack: (body) => body.contents.some((content: any) => content.role === 'model' && content.parts.some((part: any) => part.thoughtSignature)),
+  },
+  {
     name: 'OpenAI Responses',
     model: { id: 'openai/gpt-5.2', params: [{ id: 'reasoningEffort', value: 'low' }] },
     start: (turns, failures) => startFakeResponsesServer({ turns, ...(failures ? { failures } : {}) }),
