@@ -11,7 +11,7 @@ import type { AgentOptions, ModelSelection } from '../src/index.js';
 export interface ProviderCase {
   name: string;
   model: ModelSelection;
-  start(turns: FakeModelTurn[], failures?: FakeFailures): Promise<FakeProviderServer>;
+  start(turns: FakeModelTurn[], failures?: FakeFailures, chunkSize?: number): Promise<FakeProviderServer>;
   env(url: string): Record<string, string>;
   providers?(url: string): AgentOptions['providers'];
   /** The tool outputs of the newest tool-result turn of a request, in call order. */
@@ -28,7 +28,7 @@ export const providerCases: ProviderCase[] = [
   {
     name: 'Anthropic Messages',
     model: { id: 'anthropic/claude-sonnet-4-5', params: [{ id: 'reasoning_effort', value: 'low' }] },
-    start: (turns, failures) => startFakeAnthropicServer({ turns, ...(failures ? { failures } : {}) }),
+    start: (turns, failures, chunkSize) => startFakeAnthropicServer({ turns, ...(failures ? { failures } : {}), ...(chunkSize ? { chunkSize } : {}) }),
     env: (url) => ({ ANTHROPIC_API_KEY: 'sk-ant-dummy', ANTHROPIC_BASE_URL: url }),
     // The end-to-end test gives the base URL as the provider setting, which wins over ANTHROPIC_BASE_URL
     // (then pointing elsewhere); the failure tests use the variable alone.
@@ -43,7 +43,7 @@ export const providerCases: ProviderCase[] = [
   {
     name: 'Gemini',
     model: { id: 'google/gemini-2.5-pro' },
-    start: (turns, failures) => startFakeGeminiServer({ turns, ...(failures ? { failures } : {}) }),
+    start: (turns, failures, chunkSize) => startFakeGeminiServer({ turns, ...(failures ? { failures } : {}), ...(chunkSize ? { chunkSize } : {}) }),
     env: (url) => ({ GEMINI_API_KEY: 'gemini-dummy', GEMINI_BASE_URL: url }),
     toolOutputs(body) {
       const last = [...body.contents].reverse().find((content: any) => content.parts?.some((part: any) => part.functionResponse));
@@ -56,7 +56,7 @@ export const providerCases: ProviderCase[] = [
     name: 'Gemini 3',
     // Gemini 3 takes a thinking level and rejects unsigned calls of the current turn.
     model: { id: 'google/gemini-3-pro-preview', params: [{ id: 'reasoning_effort', value: 'low' }] },
-    start: (turns, failures) => startFakeGeminiServer({ turns, ...(failures ? { failures } : {}) }),
+    start: (turns, failures, chunkSize) => startFakeGeminiServer({ turns, ...(failures ? { failures } : {}), ...(chunkSize ? { chunkSize } : {}) }),
     env: (url) => ({ GEMINI_API_KEY: 'gemini-dummy', GEMINI_BASE_URL: url }),
     toolOutputs(body) {
       const last = [...body.contents].reverse().find((content: any) => content.parts?.some((part: any) => part.functionResponse));
@@ -68,7 +68,7 @@ export const providerCases: ProviderCase[] = [
   {
     name: 'OpenAI Responses',
     model: { id: 'openai/gpt-5.2', params: [{ id: 'reasoningEffort', value: 'low' }] },
-    start: (turns, failures) => startFakeResponsesServer({ turns, ...(failures ? { failures } : {}) }),
+    start: (turns, failures, chunkSize) => startFakeResponsesServer({ turns, ...(failures ? { failures } : {}), ...(chunkSize ? { chunkSize } : {}) }),
     env: (url) => ({ OPENAI_API_KEY: 'sk-dummy', OPENAI_BASE_URL: url, OPENAI_API: 'responses' }),
     toolOutputs(body) {
       const outputs = body.input.filter((item: any) => item.type === 'function_call_output');
@@ -81,11 +81,11 @@ export const providerCases: ProviderCase[] = [
   {
     name: 'OpenAI Chat Completions',
     model: { id: 'openai/o4-mini', params: [{ id: 'reasoningEffort', value: 'low' }] },
-    start: async (turns, failures) => {
+    start: async (turns, failures, chunkSize) => {
       const server = await startChatCompletionsServer(turns);
-      if (!failures) return { ...server, received: [] };
-      // The Chat server has no failure injection of its own: a proxy in front of it adds it.
-      const proxy = await startFailureProxy(server.url, failures, openAIErrorBody);
+      if (!failures && !chunkSize) return { ...server, received: [] };
+      // The Chat server has no failure injection or chunking of its own: a proxy in front of it adds them.
+      const proxy = await startFailureProxy(server.url, failures ?? [], openAIErrorBody, chunkSize ? { chunkSize } : {});
       return {
         url: proxy.url,
         requests: proxy.requests,

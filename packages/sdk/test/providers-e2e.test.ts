@@ -78,6 +78,32 @@ describe.each(providerCases)('the same tool-using conversation through $name', (
   });
 });
 
+describe.each(providerCases)('$name streams served in 3-byte pieces', (provider) => {
+  it('reassemble text, reasoning and tool JSON split inside UTF-8 sequences', async () => {
+    const cwd = await makeWorkspace();
+    const turns: FakeModelTurn[] = [
+      { reasoning: 'Überlegung: 日本語のメモを読む 🧭', text: 'Ich schaue nach ✓ — einen Moment.', toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] },
+      { text: 'Fertig: café ☕, der Code ist 4217 (四二一七).' },
+    ];
+    const server = await provider.start(turns, undefined, 3);
+    servers.push(server);
+    const agent = await Agent.create({
+      model: provider.model,
+      local: { cwd, store: createMemoryStore() },
+      env: provider.env(server.url),
+      retry: { maxAttempts: 1 },
+    });
+    const run = await agent.send('Lies die Notizen.');
+    const texts: string[] = [];
+    for await (const message of run.stream()) if (message.type === 'assistant') for (const block of message.message.content) if (block.type === 'text') texts.push(block.text);
+    const result = await run.wait();
+    expect(result.error).toBeUndefined();
+    expect(texts).toEqual(['Ich schaue nach ✓ — einen Moment.', 'Fertig: café ☕, der Code ist 4217 (四二一七).']);
+    expect(provider.toolOutputs(server.requests[1]!)[0]).toContain('the launch code is 4217');
+    expect(server.problems).toEqual([]);
+  });
+});
+
 describe('the auto model', () => {
   it('resolves to a concrete model of the configured provider, reported on the run', async () => {
     const cwd = await makeWorkspace();

@@ -15,9 +15,14 @@ export interface FailureProxy {
  * Puts failure injection in front of any fake server that has none of its own (for example
  * `startChatCompletionsServer`): an injected status is answered by the proxy (the request never
  * reaches the upstream), a cut forwards the request and drops the answer after the cut; everything
- * else is passed through. `errorBody(status)` is the provider's error format for statuses without a body.
+ * else is passed through (in pieces of `chunkSize` bytes when set). `errorBody(status)` is the provider's error format for statuses without a body.
  */
-export async function startFailureProxy(upstreamUrl: string, failures: FakeFailures, errorBody: (status: number) => unknown): Promise<FailureProxy> {
+export async function startFailureProxy(
+  upstreamUrl: string,
+  failures: FakeFailures,
+  errorBody: (status: number) => unknown,
+  options: { chunkSize?: number } = {},
+): Promise<FailureProxy> {
   const upstream = new URL(upstreamUrl);
   const requests: Array<Record<string, any>> = [];
   const received: FailureProxy['received'] = [];
@@ -46,7 +51,7 @@ export async function startFailureProxy(upstreamUrl: string, failures: FakeFailu
     const answer = await fetch(new URL(request.url ?? '/', upstream.origin), { method: request.method ?? 'POST', headers, ...(text ? { body: text } : {}) });
     const bytes = Buffer.from(await answer.arrayBuffer());
     const forwarded: Record<string, string> = { 'content-type': answer.headers.get('content-type') ?? 'application/octet-stream', ...(failure?.headers ?? {}) };
-    await writeMaybeCut(response, answer.status, forwarded, bytes, cutPosition(bytes, failure));
+    await writeMaybeCut(response, answer.status, forwarded, bytes, cutPosition(bytes, failure), options.chunkSize);
   }
 
   const server: Server = createServer((request, response) => {

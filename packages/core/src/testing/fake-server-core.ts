@@ -31,6 +31,8 @@ export type FakeFailures = Array<FakeFailure | undefined> | ((body: Record<strin
 export interface FakeServerOptions {
   turns: FakeTurns;
   failures?: FakeFailures;
+  /** Send every answer in pieces of this many bytes (splits UTF-8 sequences and JSON on purpose). */
+  chunkSize?: number;
 }
 
 export interface FakeProviderServer {
@@ -97,7 +99,7 @@ export async function startFakeServer(wire: FakeWire, options: FakeServerOptions
     const sse = Buffer.from(wire.render(turn, body, turnIndex, matched.model ?? String(body.model ?? 'unknown')), 'utf8');
     turnIndex++;
     const cut = cutPosition(sse, failure);
-    await writeMaybeCut(response, 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...(failure?.headers ?? {}) }, sse, cut);
+    await writeMaybeCut(response, 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...(failure?.headers ?? {}) }, sse, cut, options.chunkSize);
   }
 
   const server: Server = createServer((request, response) => {
@@ -126,15 +128,27 @@ export async function startFakeServer(wire: FakeWire, options: FakeServerOptions
 }
 
 /** Writes a response, or only its first `cut` bytes followed by a dropped connection. */
-export async function writeMaybeCut(response: ServerResponse, status: number, headers: Record<string, string | string[]>, body: Buffer, cut: number | undefined): Promise<void> {
+export async function writeMaybeCut(
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string | string[]>,
+  body: Buffer,
+  cut: number | undefined,
+  chunkSize?: number,
+): Promise<void> {
   response.writeHead(status, headers);
+  const end = cut ?? body.length;
+  const size = chunkSize && chunkSize > 0 ? chunkSize : Math.max(end, 1);
+  // Each piece is handed to the socket before the next, so the client reads them as separate chunks.
+  for (let start = 0; start < end; start += size) {
+    await new Promise<void>((resolve) => response.write(body.subarray(start, Math.min(start + size, end)), () => resolve()));
+    if (response.destroyed) return;
+  }
   if (cut === undefined) {
-    response.end(body);
+    response.end();
     return;
   }
-  // Hand the bytes before the cut to the socket, then half-close it without the final chunk:
-  // the client has the partial stream and then sees the connection end mid-body.
-  await new Promise<void>((resolve) => response.write(body.subarray(0, cut), () => resolve()));
+  // Half-close without the final chunk: the client has the partial stream, then sees the body end early.
   response.socket?.end();
 }
 
