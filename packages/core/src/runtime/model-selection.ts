@@ -13,6 +13,7 @@ export function normalizeModelSelection(model: ModelSelection | string | undefin
 /** Resolve a selection to a model, validating its parameters against the catalog. */
 export function resolveModelSelection(registry: Registry, selection: ModelSelection, options: AgentOptions): ResolvedModel {
   const resolved = registry.resolveModel(selection.id, {
+    ...(selection.params ? { params: selection.params } : {}),
     ...(options.providers ? { providers: options.providers } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     env: options.env ?? process.env,
