@@ -294,7 +294,8 @@ export class CairnAgent {
             ...(this.selectionParams() ? { callParams: this.selectionParams() } : {}),
             ...(this.options.retry ? { retry: this.options.retry } : {}),
             env: this.options.env ?? process.env,
-            toolSettings: this.options.toolSettings ?? {},
+            // The explicit bypass reaches the tools too: they re-check protected paths at write time.
+            toolSettings: { ...(this.options.toolSettings ?? {}), ...(this.options.allowProtectedPathWrites ? { allowProtectedPathWrites: true } : {}) },
             signal: controller.signal,
             ...(options.onDelta ? { onDelta: options.onDelta } : {}),
             ...(options.onStep ? { onStep: options.onStep } : {}),
