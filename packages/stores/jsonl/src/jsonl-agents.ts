@@ -1,6 +1,6 @@
 import type { AgentRecord, AgentsStore, ListOptions, ListResult } from '@cairn/core';
 import type { JsonlState } from './jsonl-state.js';
-import { decodeListCursor, encodeListCursor, type ListSortKey, normalizeListLimit } from './list-cursor.js';
+import { decodeListCursor, encodeListCursor, type ListSortKey, normalizeListLimit } from '@cairn/core';
 import { jsonCopy } from './record-copy.js';
 import { notFoundError } from './store-errors.js';
 

@@ -1,7 +1,7 @@
 import type { RunRecord, RunsStore } from '@cairn/core';
 import type Database from 'better-sqlite3';
 import { withBusyRetry } from './busy-retry.js';
-import { decodeListCursor, encodeListCursor, normalizeListLimit } from './list-cursor.js';
+import { decodeListCursor, encodeListCursor, normalizeListLimit } from '@cairn/core';
 import { alreadyExistsError, notFoundError } from './store-errors.js';
 
 interface RunRow {
