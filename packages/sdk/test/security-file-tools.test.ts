@@ -239,6 +239,42 @@ describe('file tools: deny rules in discovery', () => {
   });
 });
 
+describe('file tools: caps', () => {
+  it('ends pathological globs and regexes, symlink loops and big trees within caps, with a notice', async () => {
+    const fixture = await createFixture();
+    await symlink('.', join(fixture.cwd, 'self'));
+    await symlink('loop-b', join(fixture.cwd, 'loop-a'));
+    await symlink('loop-a', join(fixture.cwd, 'loop-b'));
+    await mkdir(join(fixture.cwd, 'many'));
+    await Promise.all(Array.from({ length: 600 }, (_, index) => writeFile(join(fixture.cwd, 'many', `file-${index}.txt`), `needle ${index}\n`)));
+    await writeFile(join(fixture.cwd, 'long-name.txt'), `${'a'.repeat(3000)}\n`);
+    const calls: Call[] = [
+      { name: 'glob_file_search', args: { pattern: '**/*.txt' } },
+      { name: 'glob_file_search', args: { pattern: `${'*a'.repeat(40)}*b` } },
+      { name: 'glob_file_search', args: { pattern: '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}' } },
+      { name: 'list_dir', args: {} },
+      { name: 'grep', args: { pattern: 'needle' } },
+      { name: 'grep', args: { pattern: '(a*)*b' } },
+      { name: 'read_file', args: { path: 'loop-a' } },
+      { name: 'read_file', args: { path: 'self/self/self/a.txt' } },
+    ];
+    const [globAll, globStars, globBraces, list, grepMany, grepBacktrack, loop, selfLink] = await attack(fixture, calls);
+    expect(globAll?.text).toMatch(/100|more|truncated|cap/i);
+    expect(globAll?.text.split('\n').filter((line) => line.includes('file-')).length).toBeLessThanOrEqual(100);
+    expect(globStars?.isError).toBe(false);
+    expect(globBraces?.isError).toBe(true);
+    expect(globBraces?.text).toMatch(/alternatives|braces/);
+    expect(list?.text).toMatch(/self -> \./);
+    expect(list?.text).toMatch(/truncated|more|entries|cut|\d+ (files|entries)/i);
+    expect(grepMany?.text).toMatch(/truncated|Narrow/);
+    expect(grepBacktrack?.isError).toBe(false);
+    expect(loop?.isError).toBe(true);
+    expect(loop?.text).toMatch(/link|loop|ELOOP|not exist/i);
+    // A link to the root inside the root stays inside: reading through it is fine and terminates.
+    expect(selfLink?.text).toContain('alpha');
+  });
+});
+
 describe('file tools: hostile file contents', () => {
   it('reads huge, minified, binary, FIFO, empty, invalid UTF-8 and UTF-16 files with clear messages and no hang', async () => {
     const fixture = await createFixture();

@@ -95,7 +95,9 @@ export interface AgentRun {
  * Runs one send of an SDK agent with every default plugin over a scripted model. The model is the
  * attacker: each turn's tool calls go through the whole runtime (schema, permissions, mode, tool).
  */
-export async function runAgent(fixture: Fixture, turns: ScriptedTurn[], options: Partial<AgentOptions> & { prompt?: string; signal?: AbortSignal } = {}): Promise<AgentRun> {
+export type AgentRunOptions = Omit<Partial<AgentOptions>, 'local'> & { local?: Partial<NonNullable<AgentOptions['local']>>; prompt?: string; signal?: AbortSignal };
+
+export async function runAgent(fixture: Fixture, turns: ScriptedTurn[], options: AgentRunOptions = {}): Promise<AgentRun> {
   const model = scriptedModel(turns);
   const { Agent } = createCairn({ plugins: [...defaultPlugins, { name: 'scripted', providers: [scriptedProvider({ m: model })] }] });
   const { prompt, signal, local, env, ...rest } = options;

@@ -145,6 +145,21 @@ describe('shell sandbox: file system', () => {
   });
 });
 
+describe('shell: huge and binary output', () => {
+  it('keeps head and tail, spills the rest to a file, and decodes invalid UTF-8 lossily', async () => {
+    const fixture = await createFixture();
+    const [big, binary] = await shell(fixture, ['seq 1 300000', "printf 'caf\\351 \\377\\376 ok\\n'; head -c 2000 /dev/urandom"], sandboxed);
+    expect(big?.text.length).toBeLessThan(100_000);
+    expect(big?.text).toMatch(/^1\n2\n3\n/);
+    expect(big?.text).toMatch(/299999\n300000\n/);
+    const spill = /(\/\S+cairn-shell\S+)/.exec(big?.text ?? '')?.[1]?.replace(/[.,;)\]]+$/, '');
+    expect(spill, big?.text.slice(8000, 9000)).toBeDefined();
+    const full = await readFile(spill as string, 'utf8');
+    expect(full.split('\n').filter(Boolean)).toHaveLength(300000);
+    expect(binary?.text).toContain('caf\uFFFD \uFFFD\uFFFD ok');
+  });
+});
+
 describe('shell: secrets of the agent environment', () => {
   it.each([
     ['sandboxed', sandboxed],
