@@ -11,3 +11,4 @@ export { anthropicErrorBody, startFakeAnthropicServer, validateAnthropicRequest 
 export { geminiErrorBody, startFakeGeminiServer, validateGeminiRequest } from './testing/fake-gemini-server.js';
 export { openAIErrorBody, startFakeResponsesServer, validateResponsesRequest } from './testing/fake-responses-server.js';
 export { type FailureProxy, startFailureProxy } from './testing/fake-failure-proxy.js';
+export { createToolContext, type TestToolContext } from './testing/tool-context.js';
