@@ -160,10 +160,8 @@ describe('file tools: protected paths inside the workspace', () => {
 
   it('opens protected paths only with the explicit allowProtectedPathWrites bypass', async () => {
     const fixture = await createFixture();
-    // The agent option opens the permission engine; the fs tools read the bypass from their settings
-    // (the agent option alone is not handed to them yet: see docs/security-tests.md, finding 1).
-    const bypass = { allowProtectedPathWrites: true, toolSettings: { allowProtectedPathWrites: true } };
-    const [result] = await attack(fixture, [{ name: 'write', args: { path: '.cairn/notes.md', contents: 'bypassed\n' } }], bypass);
+    // The agent option alone opens both the permission engine and the tools' own write-time check.
+    const [result] = await attack(fixture, [{ name: 'write', args: { path: '.cairn/notes.md', contents: 'bypassed\n' } }], { allowProtectedPathWrites: true });
     expect(result?.isError, result?.text).toBe(false);
     expect(await readFile(join(fixture.cwd, '.cairn', 'notes.md'), 'utf8')).toBe('bypassed\n');
   });
