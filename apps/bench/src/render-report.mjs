@@ -34,7 +34,7 @@ export function renderReport(machine, results) {
 function targetsTable(results) {
   const find = (name) => results.find((result) => result.name === name && result.status === 'ok')?.results ?? [];
   const rows = [];
-  const add = (what, aim, value, met) => rows.push(`| ${what} | ${aim} | ${value ?? 'not measured'} | ${value === undefined ? '' : met ? 'yes' : '**no**'} |`);
+  const add = (what, aim, value, met) => rows.push(`| ${what} | ${aim || '—'} | ${value ?? 'not measured'} | ${value === undefined || !aim ? '' : met ? 'yes' : '**no**'} |`);
   const overhead = find('framework-overhead')[0];
   add('framework overhead per step (scripted model, memory store)', '< 1 ms', overhead && `${overhead.memory.msPerStep} ms`, overhead?.memory.msPerStep < 1);
   add('framework overhead per step (SQLite store)', '', overhead && `${overhead.sqlite.msPerStep} ms`, true);
