@@ -40,6 +40,7 @@ for (const pkg of packages) {
         ...(pkg.entries.length ? { build: 'tsup' } : {}),
         typecheck: 'tsc --noEmit -p tsconfig.json',
         test: 'vitest run',
+        lint: 'biome check .',
       },
       dependencies, ...(Object.keys(peerDependencies).length ? { peerDependencies } : {}), devDependencies,
     };
