@@ -268,4 +268,14 @@ describe('shell: the command analyser with an allow-list', () => {
     expect(hits).toBe(0);
     expect((await readdir(fixture.cwd)).sort()).toEqual(['.bashrc', '.cairn', '.cursor', '.git', 'a.txt']);
   });
+
+  it('does not let a redirection turn an allow rule into a whole-line allow', async () => {
+    const fixture = await createFixture();
+    const attacks = ['git status > pwned1', 'git status; touch pwned2 > out', 'git status > out; touch pwned3', 'git status $(touch pwned4) > out', 'git status >> ../proj-evil/pwned5'];
+    const before = await protectedSnapshot(fixture);
+    const seen = await shell(fixture, attacks, { permissions: { allow: ['shell(git status*)'] }, defaultPermission: 'deny' });
+    for (const [index, command] of attacks.entries()) expect(seen[index]?.isError, `${command}: ${seen[index]?.text}`).toBe(true);
+    expect((await readdir(fixture.cwd)).sort()).toEqual(['.bashrc', '.cairn', '.cursor', '.git', 'a.txt']);
+    expect(await protectedSnapshot(fixture)).toEqual(before);
+  });
 });

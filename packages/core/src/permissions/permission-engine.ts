@@ -161,7 +161,13 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const allowEverything = allowShell.find((rule) => rule.specifier === undefined);
     if (allowEverything) return decide('allow', request, 'every shell command is allowed', allowEverything);
     if (analysis.unparsable) return decide('ask', request, `the command cannot be analysed (${analysis.unparsableReason})`, undefined, analysis);
-    const wholeCommandRule = allowShell.find((rule) => rule.specifier !== undefined && commandGlobToRegExp(rule.specifier).test(command.trim()));
+    // A redirection is allowed by a rule only when the rule itself names a redirection and the
+    // command is one simple command without substitutions: a prefix rule like `git status*` must
+    // never let `git status > x; touch y` through as a whole line.
+    const wholeCommandRule =
+      analysis.parts.length === 1 && !analysis.hasSubstitution
+        ? allowShell.find((rule) => rule.specifier !== undefined && rule.specifier.includes('>') && commandGlobToRegExp(rule.specifier).test(command.trim()))
+        : undefined;
     if (analysis.hasRedirectionToFile) {
       if (wholeCommandRule) return decide('allow', request, 'the whole command line matches an allow rule', wholeCommandRule);
       return decide(defaultDecision, request, `the command writes to a file through a redirection (${analysis.redirectTargets.join(', ')})`, undefined, analysis);
