@@ -77,6 +77,14 @@ describe('shell sandbox: network', () => {
 });
 
 describe('shell sandbox: file system', () => {
+  it('guards a core.hooksPath folder that does not exist yet', async () => {
+    const fixture = await createFixture();
+    git(fixture.cwd, 'config', 'core.hooksPath', '.husky');
+    const [result] = await shell(fixture, ['mkdir -p .husky && echo pwned > .husky/pre-commit'], sandboxed);
+    expect(exitCode(result), result?.text).not.toBe(0);
+    await expect(readFile(join(fixture.cwd, '.husky', 'pre-commit'))).rejects.toThrow();
+  });
+
   it('refuses writes outside the workspace, to $HOME and to protected paths, and allows writes in the workspace', async () => {
     const fixture = await createFixture();
     git(fixture.cwd, 'config', 'core.hooksPath', '.husky');

@@ -38,7 +38,7 @@ async function protectedEntries(root: string): Promise<ProtectedEntry[]> {
     if (hooksPath) {
       const absolute = resolve(root, hooksPath);
       const rel = relative(root, absolute);
-      if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) entries.push({ path: absolute, kind: 'dir', guardWhenMissing: false });
+      if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) entries.push({ path: absolute, kind: 'dir', guardWhenMissing: true });
     }
   } else {
     // A `.git` file (worktree) could be pointed at another git dir; a missing one could be `git init`-ed with hooks.
