@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { killProcessGroup } from './kill-group.js';
+import { killProcessGroup, killProcessGroupNow } from './kill-group.js';
 import { type CapturedOutput, OutputCapture } from './output-capture.js';
 
 export interface RunProcessOptions {
@@ -47,6 +47,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
 
     const child = spawn(options.file, options.args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const pgid = child.pid;
+    trackForegroundGroup(pgid);
 
     const killGroup = () => {
       if (pgid === undefined) return;
@@ -99,6 +100,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       killGroup();
     });
     child.on('close', async (code, signal) => {
+      if (pgid !== undefined) foregroundGroups.delete(pgid);
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
       await killing;
@@ -113,5 +115,20 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
         output,
       });
     });
+  });
+}
+
+// Process groups of commands still running in the foreground. A detached group does not die with
+// the agent's process on its own, so the agent takes them along when it exits.
+const foregroundGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackForegroundGroup(pgid: number | undefined): void {
+  if (pgid === undefined) return;
+  foregroundGroups.add(pgid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const group of foregroundGroups) killProcessGroupNow(group);
   });
 }
