@@ -1,5 +1,5 @@
-// Offline corpora for the benchmarks: zod's TypeScript sources (a dev dependency of this package)
-// and TypeScript's bundled lib .d.ts files under 1 MiB. Copied into a temp folder so the index sees
+// Offline corpora for the benchmarks: zod's TypeScript sources and date-fns's ESM sources (dev
+// dependencies of this package) and TypeScript's bundled lib .d.ts files under 1 MiB. Copied into a temp folder so the index sees
 // an ordinary workspace.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,6 +16,18 @@ export function typescriptLibDir() {
   return join(dirname(require.resolve('typescript/package.json')), 'lib');
 }
 
+/** date-fns's ESM functions (top level, `_lib/`, `parse/`): no locales, no `fp/` wrappers, no
+ * .cjs/.d.ts, no `cdn.js` bundle (it repeats every function). */
+export function dateFnsSourceDir() {
+  return dirname(require.resolve('date-fns/package.json'));
+}
+
+export const zodSource = () => ({ from: zodSourceDir(), to: 'zod', keep: (path) => /\.(ts|js)$/.test(path) });
+export const dateFnsSource = () => {
+  const from = dateFnsSourceDir();
+  return { from, to: 'date-fns', keep: (path) => path.endsWith('.js') && !/^(locale|fp|docs)[\\/]|^cdn/.test(relative(from, path)) };
+};
+
 function walk(dir, keep, out = []) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -26,11 +38,11 @@ function walk(dir, keep, out = []) {
 }
 
 /** Copy the corpus into a fresh temp workspace; `transform(text)` may rewrite each file. */
-export function buildCorpus({ typescriptLib = true, transform } = {}) {
+export function buildCorpus({ typescriptLib = true, transform, sources: chosen } = {}) {
   const base = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
   const root = join(base, 'workspace');
-  const sources = [
-    { from: zodSourceDir(), to: 'zod', keep: (path) => /\.(ts|js)$/.test(path) },
+  const sources = chosen ?? [
+    zodSource(),
     ...(typescriptLib ? [{ from: typescriptLibDir(), to: 'typescript-lib', keep: (path) => path.endsWith('.d.ts') && statSync(path).size < 1024 * 1024 }] : []),
   ];
   let files = 0;
@@ -41,7 +53,7 @@ export function buildCorpus({ typescriptLib = true, transform } = {}) {
       const target = join(root, source.to, relative(source.from, path));
       mkdirSync(dirname(target), { recursive: true });
       let text = readFileSync(path, 'utf8');
-      if (transform) text = transform(text, relative(source.from, path));
+      if (transform) text = transform(text, `${source.to}/${relative(source.from, path)}`);
       writeFileSync(target, text);
       files++;
       lines += text.split('\n').length;
