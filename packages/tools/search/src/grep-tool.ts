@@ -43,6 +43,10 @@ export async function runGrep(input: GrepInput, context: ToolExecutionContext): 
   }
   const targetStats = await stat(resolved.absolute).catch(() => undefined);
   if (!targetStats) throw new ToolError(`${input.path} does not exist. Check the path with list_dir or glob_file_search.`);
+  // A FIFO, socket or device would block the search (or never end): only files and folders.
+  if (!targetStats.isFile() && !targetStats.isDirectory()) {
+    throw new ToolError(`${input.path} is not a regular file or folder (a pipe, socket or device), so it cannot be searched.`);
+  }
   const target = resolved.relative;
   const rules = await IgnoreRules.load(root);
   const limits = { maxLines: numberSetting(context, 'maxLines'), maxBytes: numberSetting(context, 'maxBytes') };

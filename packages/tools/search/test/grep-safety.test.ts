@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError } from '@cairn/core';
@@ -19,6 +20,12 @@ async function workspaceWith(files: Record<string, string>) {
 
 describe.each(engines)('grep safety (%s engine)', (engine) => {
   const settings = { engine };
+
+  it('refuses a FIFO as the search target at once instead of blocking', async () => {
+    const { root } = await workspaceWith({ 'ok.txt': 'needle\n' });
+    execFileSync('mkfifo', [join(root, 'pipe')]);
+    await expect(grepTool.execute({ pattern: 'needle', path: 'pipe' }, testContext(root, { settings }))).rejects.toThrow(/not a regular file or folder/);
+  });
 
   it('honours .cairnignore and .cursorignore in nested folders', async () => {
     const { root } = await workspaceWith({
