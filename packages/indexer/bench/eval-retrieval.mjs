@@ -25,7 +25,9 @@ const round = (value) => Number(value.toFixed(3));
 function summaryOf(raw) {
   const lines = raw.split('\n').map((line) => line.replace(/^\s*\*\s?/, '').trim());
   const tagged = lines.find((line) => line.startsWith('@summary'));
-  const text = tagged ? tagged.slice('@summary'.length) : lines.slice(0, Math.max(0, lines.findIndex((line) => line.startsWith('@'))) || lines.length).join(' ');
+  const firstTag = lines.findIndex((line) => line.startsWith('@'));
+  // A block that starts with a tag (`@deprecated Use X`) has no description: it yields no query.
+  const text = tagged ? tagged.slice('@summary'.length) : lines.slice(0, firstTag < 0 ? lines.length : firstTag).join(' ');
   return text
     .replace(/\{@link\s+([^}|\s]+)[^}]*\}/g, '$1')
     .replace(/https?:\/\/\S+/g, ' ')
@@ -124,13 +126,28 @@ function score(queries, resultLists) {
   return { file: metrics(fileRanks), chunk: { ...metrics(chunkRanks), linesInTop5: Math.round(linesInTop5 / queries.length) } };
 }
 
+/** Debugging aid (`EVAL_MISSES=syntax`): chunk-level misses on stderr. */
+function printMisses(queries, resultLists) {
+  resultLists.forEach((results, index) => {
+    const target = queries[index];
+    const rank = results.findIndex((result) => result.path === target.path && result.startLine <= target.line && target.line <= result.endLine);
+    if (rank >= 0 && rank < 10) return;
+    const top = results.slice(0, 3).map((result) => `${result.path}:${result.startLine}-${result.endLine} ${result.symbol ?? ''}`);
+    console.error(`${rank} ${target.path}:${target.line} ${target.name} | ${target.query.slice(0, 80)} | ${top.join(' ; ')}`);
+  });
+}
+
 async function shipped(corpus, queries, chunking) {
-  const index = await createIndex({ cwd: corpus.root, home: join(corpus.base, `home-${chunking}`), chunking });
+  // EVAL_CHUNK_CHARS=2400 tries another syntax-chunk budget (the shipped default otherwise).
+  const maxChars = chunking === 'syntax' && process.env.EVAL_CHUNK_CHARS ? Number(process.env.EVAL_CHUNK_CHARS) : undefined;
+  const chunkSize = maxChars ? { chunkSize: { maxChars, minChars: Math.round(maxChars / 4.5) } } : {};
+  const index = await createIndex({ cwd: corpus.root, home: join(corpus.base, `home-${chunking}`), chunking, ...chunkSize });
   try {
     await index.sync();
     const { chunks } = await index.stats();
     const results = [];
     for (const item of queries) results.push(await index.search(item.query, { limit: 50 }));
+    if (process.env.EVAL_MISSES === chunking) printMisses(queries, results);
     return { chunks, ...score(queries, results) };
   } finally {
     index.close();

@@ -21,7 +21,8 @@ export interface StoredChunk {
   text: string;
 }
 
-const schemaVersion = '1';
+// 2: the symbol column holds every name a chunk defines, not only its main symbol.
+const schemaVersion = '2';
 // Column weights for bm25(): body text, path, symbol. The evaluation moved little with other
 // weights (docs/indexer.md); symbols and paths are kept above body text for identifier queries.
 const bm25Weights = '1.0, 2.0, 3.0';
@@ -91,7 +92,7 @@ export class IndexStore {
     const filePathTokens = pathTokens(file.path);
     for (const chunk of chunks) {
       const { lastInsertRowid } = insertChunk.run(chunk.path, chunk.startLine, chunk.endLine, chunk.symbol ?? null, chunk.kind, chunk.contentHash, chunk.text);
-      insertFts.run(lastInsertRowid, tokenizeForIndex(chunk.text), filePathTokens, chunk.symbol ? tokenizeForIndex(chunk.symbol) : '');
+      insertFts.run(lastInsertRowid, tokenizeForIndex(chunk.text), filePathTokens, tokenizeForIndex((chunk.definedSymbols ?? (chunk.symbol ? [chunk.symbol] : [])).join(' ')));
     }
     this.db.prepare('insert into files(path, hash, size, mtime_ms) values (?, ?, ?, ?) on conflict(path) do update set hash = excluded.hash, size = excluded.size, mtime_ms = excluded.mtime_ms')
       .run(file.path, file.hash, file.size, file.mtimeMs);

@@ -170,6 +170,10 @@ export function syntaxChunks(path: string, lines: string[], root: Node, options:
       ?? members.find((piece) => piece.symbol !== undefined);
     const chunk: Chunk = { path, startLine: first.start + 1, endLine: lastMember.end + 1, kind: main?.kind ?? 'block', text };
     if (main?.symbol) chunk.symbol = main.symbol;
+    // A merged chunk defines several names: all of them go to the weighted symbol column, so a
+    // query about a small helper finds the chunk it was merged into.
+    const names = [...new Set([main?.symbol, ...members.map((piece) => piece.symbol)].filter((name): name is string => name !== undefined))];
+    if (names.length > 1) chunk.definedSymbols = names;
     chunks.push(chunk);
   }
   return chunks;

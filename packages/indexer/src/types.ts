@@ -12,6 +12,8 @@ export interface Chunk {
   /** 1-based, inclusive. */
   endLine: number;
   symbol?: string;
+  /** Every name the chunk defines (its `symbol` first); indexed in the weighted symbol column. */
+  definedSymbols?: string[];
   kind: ChunkKind;
   text: string;
 }
