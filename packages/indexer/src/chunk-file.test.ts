@@ -85,16 +85,16 @@ describe('chunkFile per language', () => {
 
 describe('chunkFile sizes and fallbacks', () => {
   it('splits an oversized function by statements and keeps its name', async () => {
-    const body = Array.from({ length: 200 }, (_, index) => `  const value${index} = compute(${index}) + offset;`).join('\n');
+    const body = Array.from({ length: 260 }, (_, index) => `  const value${index} = compute(${index}) + offset;`).join('\n');
     const source = `export function huge(offset: number) {\n${body}\n  return value0;\n}\n`;
     const chunks = await chunkFile('huge.ts', source);
     expect(chunks.length).toBeGreaterThan(3);
     for (const chunk of chunks) {
       expect(chunk.symbol).toBe('huge');
-      expect(chunk.text.length).toBeLessThanOrEqual(1800);
+      expect(chunk.text.length).toBeLessThanOrEqual(2400);
     }
     expect(chunks[0]?.startLine).toBe(1);
-    expect(chunks.at(-1)?.endLine).toBe(203);
+    expect(chunks.at(-1)?.endLine).toBe(263);
   });
 
   it('merges small siblings into one chunk', async () => {
@@ -102,6 +102,13 @@ describe('chunkFile sizes and fallbacks', () => {
     const chunks = await chunkFile('flags.ts', source);
     expect(chunks).toHaveLength(1);
     expect(chunks[0]).toMatchObject({ startLine: 1, endLine: 6 });
+  });
+
+  it('lists every name a merged chunk defines, class members included', async () => {
+    const source = 'export function getDecade(date: Date) {\n  return date;\n}\nexport class Store {\n  size = 0;\n  get(key: string) { return key; }\n}\n';
+    const chunks = await chunkFile('helpers.ts', source);
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]?.definedSymbols).toEqual(expect.arrayContaining(['getDecade', 'Store', 'size', 'get']));
   });
 
   it('uses overlapping 60-line windows for files without a grammar', async () => {

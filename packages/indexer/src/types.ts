@@ -88,7 +88,7 @@ export interface CreateIndexOptions {
   batchSize?: number;
   /** `lines` cuts every file into line windows (for evaluations); default `syntax` (tree-sitter). */
   chunking?: 'syntax' | 'lines';
-  /** Syntax chunk budget in characters (default max 1800 ≈ 450 tokens, siblings under 400 merged). */
+  /** Syntax chunk budget in characters (default max 2400 ≈ 600 tokens, siblings under 530 merged). */
   chunkSize?: { maxChars?: number; minChars?: number };
   /** Backoff for retryable embedding errors. */
   embeddingRetry?: { maxRetries?: number; initialDelayMs?: number };
