@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SDKMessage } from '../src/index.js';
-import { echoTool, setup, tempWorkspace } from './helpers.js';
+import { setup, tempWorkspace } from './helpers.js';
 
 describe('Agent.create / send / stream / wait', () => {
   it('runs a tool-using turn end to end and a follow-up sees the previous turn', async () => {

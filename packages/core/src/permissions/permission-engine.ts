@@ -166,7 +166,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     // never let `git status > x; touch y` through as a whole line.
     const wholeCommandRule =
       analysis.parts.length === 1 && !analysis.hasSubstitution
-        ? allowShell.find((rule) => rule.specifier !== undefined && rule.specifier.includes('>') && commandGlobToRegExp(rule.specifier).test(command.trim()))
+        ? allowShell.find((rule) => rule.specifier?.includes('>') && commandGlobToRegExp(rule.specifier).test(command.trim()))
         : undefined;
     if (analysis.hasRedirectionToFile) {
       if (wholeCommandRule) return decide('allow', request, 'the whole command line matches an allow rule', wholeCommandRule);

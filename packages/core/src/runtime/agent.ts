@@ -44,7 +44,6 @@ export class CairnAgent {
   private resolved: ResolvedModel;
   private queue: Promise<unknown> = Promise.resolve();
   private pending = 0;
-  private active: { run: Run; controller: AbortController } | undefined;
   /** Controllers of runs queued or running in this process: `local.force` aborts them all. */
   private readonly inFlight = new Set<AbortController>();
   private closed = false;
@@ -196,7 +195,6 @@ export class CairnAgent {
     let record: RunRecord = { ...initial, checkpointBefore: (await this.store.agents.get(this.agentId))?.checkpointRoot ?? this.record.checkpointRoot };
     const append = (events: RunEvent[]) => log.append(events);
     const message = (body: Record<string, unknown>): RunEvent => ({ kind: 'message', message: { ...body, agent_id: this.agentId, run_id: run.id } as SDKMessage });
-    this.active = { run, controller };
     // Shared stores are polled every second too, so a cancel from another process lands quickly.
     const ttl = this.runtime.leaseTtlMs;
     const heartbeat = setInterval(() => void this.heartbeat(run.id, controller), this.store.shared ? Math.min(1_000, ttl / 3) : ttl / 3);
@@ -331,7 +329,6 @@ export class CairnAgent {
       return run.toResult();
     } finally {
       clearInterval(heartbeat);
-      this.active = undefined;
     }
   }
 
