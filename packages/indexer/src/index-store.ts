@@ -25,7 +25,7 @@ export interface StoredChunk {
 const schemaVersion = '2';
 // Column weights for bm25(): body text, path, symbol. A name the chunk defines is the strongest
 // evidence: symbol weight 10 (from 3) lifted chunk-level recall@10 on both evaluation corpora by
-// 0.02-0.03; the path at 2 or 4 made no clear difference (docs/indexer.md).
+// about 0.02; the path at 2 or 4 made no clear difference (docs/indexer.md).
 const bm25Weights = '1.0, 2.0, 10.0';
 
 /**
