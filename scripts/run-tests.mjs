@@ -30,7 +30,7 @@ for (const [index, report] of reports.entries()) {
   }
   const json = JSON.parse(readFileSync(report, 'utf8'));
   passed += json.numPassedTests ?? 0;
-  failed += (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0) - countSuitesWithFailedTests(json);
+  failed += (json.numFailedTests ?? 0) + filesFailedWithoutTests(json);
   skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
 }
 // A package whose test run crashed before writing its report counts as a failure.
@@ -41,7 +41,7 @@ if (missing.length > 0 && result.status !== 0) {
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(result.status === 0 && failed === 0 ? 0 : 1);
 
-/** Suites that failed only because a test in them failed are already counted through the tests. */
-function countSuitesWithFailedTests(json) {
-  return (json.testResults ?? []).filter((suite) => suite.status === 'failed' && (suite.assertionResults ?? []).some((test) => test.status === 'failed')).length;
+/** Test files that failed without a failing test (an import error, a crash in a hook): one failure each. */
+function filesFailedWithoutTests(json) {
+  return (json.testResults ?? []).filter((file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed')).length;
 }

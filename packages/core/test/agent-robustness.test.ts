@@ -121,8 +121,17 @@ describe('cancel', () => {
     const { Agent } = setup([{ text: 'one two three four five six seven', delayMs: 200 }]);
     const agent = await Agent.create({ model, local: { cwd: await tempWorkspace() } });
     const deltas: string[] = [];
-    const run = await agent.send('go', { onDelta: ({ update }) => void (update.type === 'text-delta' && deltas.push(update.text)) });
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    let firstDelta!: () => void;
+    const streaming = new Promise<void>((resolve) => (firstDelta = resolve));
+    const run = await agent.send('go', {
+      onDelta: ({ update }) => {
+        if (update.type !== 'text-delta') return;
+        deltas.push(update.text);
+        firstDelta();
+      },
+    });
+    // Cancel once text is streaming (not after a fixed time: a loaded machine streams later).
+    await streaming;
     await run.cancel();
     expect((await run.wait()).status).toBe('cancelled');
     const messages = await Agent.messages.list(agent.agentId);

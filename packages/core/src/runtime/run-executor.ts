@@ -159,6 +159,8 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
     let failure: RunFailure | undefined;
     for await (const part of stream) {
       turn = applyStreamPart(turn, part);
+      // The machine's turn first: a cancel while the update is being delivered must keep this text.
+      sendPart(part);
       await deliver(updatesFor(part, turn));
       if (part.type === 'reasoning-end') {
         const block = turn.blocks.find((candidate) => candidate.kind === 'reasoning' && candidate.id === part.id);
@@ -166,7 +168,6 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
       }
       if (part.type === 'response-metadata' && part.requestId) await deliver([message({ type: 'request', request_id: part.requestId })]);
       if (part.type === 'error') failure = toFailure(part.error, 'provider_error');
-      sendPart(part);
     }
     const incomplete = failure !== undefined || signal.aborted;
     const blocks = assistantBlocks(incomplete ? { ...turn, blocks: turn.blocks.filter((block) => block.kind !== 'tool-call') } : turn);

@@ -60,7 +60,20 @@ export interface ProtectedMounts {
   release(): Promise<void>;
 }
 
-export async function protectedMounts(root: string): Promise<ProtectedMounts> {
+// Acquiring and releasing guards run one at a time: a release that removes a mount point while a
+// concurrent acquire inspects it would leave that command binding onto a path that just vanished.
+let guardLock: Promise<unknown> = Promise.resolve();
+function underGuardLock<T>(work: () => Promise<T>): Promise<T> {
+  const next = guardLock.then(work);
+  guardLock = next.catch(() => undefined);
+  return next;
+}
+
+export function protectedMounts(root: string): Promise<ProtectedMounts> {
+  return underGuardLock(() => acquireProtectedMounts(root));
+}
+
+async function acquireProtectedMounts(root: string): Promise<ProtectedMounts> {
   const args: string[] = [];
   const acquired: string[] = [];
   for (const entry of await protectedEntries(root)) {
@@ -80,22 +93,26 @@ export async function protectedMounts(root: string): Promise<ProtectedMounts> {
   let released = false;
   return {
     args,
-    async release() {
-      if (released) return;
+    release() {
+      if (released) return Promise.resolve();
       released = true;
-      for (const path of acquired) {
-        const guard = guards.get(path);
-        if (!guard) continue;
-        guard.users--;
-        if (guard.users > 0) continue;
-        guards.delete(path);
-        try {
-          if (guard.kind === 'dir') await rmdir(path);
-          else if ((await stat(path)).size === 0) await unlink(path);
-        } catch {
-          // Not empty or already gone: something else owns it now; leave it.
-        }
-      }
+      return underGuardLock(() => releaseGuards(acquired));
     },
   };
+}
+
+async function releaseGuards(acquired: string[]): Promise<void> {
+  for (const path of acquired) {
+    const guard = guards.get(path);
+    if (!guard) continue;
+    guard.users--;
+    if (guard.users > 0) continue;
+    guards.delete(path);
+    try {
+      if (guard.kind === 'dir') await rmdir(path);
+      else if ((await stat(path)).size === 0) await unlink(path);
+    } catch {
+      // Not empty or already gone: something else owns it now; leave it.
+    }
+  }
 }
