@@ -25,8 +25,8 @@ describe('codebase_search through the agent', () => {
     const result = await (await agent.send('Add a scoring function and find it')).wait();
     expect(result.status).toBe('finished');
     const resultOf = (call: number) => {
-      const tool = model.calls[call].prompt.at(-1)!;
-      return tool.role === 'tool' ? String(tool.content[0]!.output.value) : '';
+      const tool = model.calls[call]?.prompt.at(-1);
+      return tool?.role === 'tool' ? String(tool.content[0]?.output.value) : '';
     };
     expect(resultOf(1)).toMatch(/widgets\.ts:1-3/);
     expect(resultOf(3)).toMatch(/scoring\.ts:1-3/);
