@@ -22,3 +22,4 @@ export { type ComposeStoreParts, compareListKeys, composeStore, createMemoryStor
 export { defineTool } from './tools/define-tool.js';
 export { isJsonSchemaInput, toolInputJsonSchema } from './tools/tool-schema.js';
 export * from './permissions/index.js';
+export { maxRetryAfterMs, parseRetryAfterHeaders, type RetryAfterAdvice, type RetryAfterHeaders, retryAfterNote } from './model-call/retry-after.js';

@@ -1,7 +1,7 @@
-import { isRetryableStatus, ProviderError } from '@cairn/core';
+import { isRetryableStatus, maxRetryAfterMs, ProviderError } from '@cairn/core';
 
-/** Longest wait passed on as retry advice (the same cap as the other providers); the runtime's policy decides. */
-export const MAX_RETRY_AFTER_MS = 10 * 60 * 1000;
+/** Longest wait passed on as retry advice: core's shared cap; the runtime's policy decides. */
+export const MAX_RETRY_AFTER_MS = maxRetryAfterMs;
 
 interface GoogleErrorBody {
   error?: { code?: number; message?: string; status?: string; details?: Array<{ '@type'?: string; reason?: string; retryDelay?: string; [key: string]: unknown }> };

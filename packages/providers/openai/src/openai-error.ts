@@ -1,4 +1,4 @@
-import { isAbortError, isRetryableStatus, ProviderError } from '@cairn/core';
+import { isAbortError, isRetryableStatus, maxRetryAfterMs, ProviderError, parseRetryAfterHeaders } from '@cairn/core';
 
 /** Who failed, for messages that say where and how to fix it. */
 export interface OpenAIErrorContext {
@@ -9,42 +9,18 @@ export interface OpenAIErrorContext {
   unreachableHint: string;
 }
 
-/** Retry-After values above this are treated as a provider bug and capped. */
-export const maxRetryAfterMs = 10 * 60 * 1000;
+export { maxRetryAfterMs };
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined> | undefined | null;
 
-function readHeader(headers: HeaderSource, name: string): string | undefined {
-  if (!headers) return undefined;
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
-  for (const [key, value] of Object.entries(headers as Record<string, string | string[] | undefined>)) {
-    if (key.toLowerCase() === name) return Array.isArray(value) ? value[0] : value;
-  }
-  return undefined;
-}
-
 /**
  * Retry advice from `retry-after-ms` (OpenAI's own, milliseconds) or `retry-after` (seconds or an
- * HTTP date). Returns `capped: true` when the provider asked for more than `maxRetryAfterMs`.
+ * HTTP date), through core's shared parser. `capped: true` when the provider asked for more than
+ * `maxRetryAfterMs`.
  */
 export function parseRetryAfter(headers: HeaderSource, now: number = Date.now()): { retryAfterMs?: number; capped: boolean } {
-  let milliseconds: number | undefined;
-  const retryAfterMs = readHeader(headers, 'retry-after-ms');
-  if (retryAfterMs !== undefined && retryAfterMs.trim() !== '' && Number.isFinite(Number(retryAfterMs))) {
-    milliseconds = Number(retryAfterMs);
-  } else {
-    const retryAfter = readHeader(headers, 'retry-after')?.trim();
-    if (retryAfter) {
-      if (/^\d+(\.\d+)?$/.test(retryAfter)) milliseconds = Number(retryAfter) * 1000;
-      else {
-        const date = Date.parse(retryAfter);
-        if (!Number.isNaN(date)) milliseconds = Math.max(0, date - now);
-      }
-    }
-  }
-  if (milliseconds === undefined || milliseconds < 0) return { capped: false };
-  if (milliseconds > maxRetryAfterMs) return { retryAfterMs: maxRetryAfterMs, capped: true };
-  return { retryAfterMs: Math.round(milliseconds), capped: false };
+  const advice = parseRetryAfterHeaders(headers, now);
+  return advice ? { retryAfterMs: advice.retryAfterMs, capped: advice.requestedMs !== undefined } : { capped: false };
 }
 
 interface SdkApiErrorShape {
@@ -104,7 +80,7 @@ export function convertOpenAIError(
     const status = error.status;
     const body = error.error;
     const code = (body as { code?: unknown } | undefined)?.code;
-    const shouldRetry = readHeader(error.headers, 'x-should-retry');
+    const shouldRetry = error.headers?.get('x-should-retry') ?? undefined;
     let isRetryable = isRetryableStatus(status);
     if (typeof code === 'string' && permanentCodes.has(code)) isRetryable = false;
     if (shouldRetry === 'true') isRetryable = true;
