@@ -2,11 +2,9 @@ import type { ResolvedModel } from '../registry/registry.js';
 import { AgentBusyError, ConfigurationError } from '../spec/errors/index.js';
 import type { AgentUsage, RunEvent, SDKMessage } from '../spec/events/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
-import type { CairnPlugin, WorkspaceFileChange } from '../spec/plugin/v1/index.js';
 import type { ModelSelection } from '../spec/provider/v1/index.js';
 import type { AgentRecord, AgentStore, RunRecord } from '../spec/store/v1/index.js';
-import type { FileChange, SandboxRequirement } from '../spec/tool/v1/index.js';
-import { hashBlob } from '../store/blob-hash.js';
+import type { SandboxRequirement } from '../spec/tool/v1/index.js';
 import type { AgentOptions, SendOptions } from './agent-options.js';
 import { type AgentRuntime, newId } from './agent-runtime.js';
 import { ConversationCheckpointer, loadConversation } from './conversation-checkpoint.js';
@@ -26,17 +24,7 @@ import { compactionBudget, defaultKeepRecentTurns } from './compaction.js';
 import { planApprovalAtSend } from './mode-switch.js';
 import { loadSendSettings, queryRuleReminders } from './settings-for-send.js';
 import { acquireAgentLease, closeRun, recoverInterruptedRuns } from './recovery.js';
-
-/** Tell plugins that listen (indexes, caches) about a changed file; a failing listener never fails the tool. */
-async function notifyFileChange(plugins: readonly CairnPlugin[], change: WorkspaceFileChange): Promise<void> {
-  await Promise.all(plugins.map(async (plugin) => {
-    try {
-      await plugin.onFileChange?.(change);
-    } catch {
-      // an index that cannot update is re-synced on its next search
-    }
-  }));
-}
+import { type Artifact, listAgentArtifacts, recordRunFileChange } from './file-changes.js';
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
 export class CairnAgent {
@@ -300,7 +288,7 @@ export class CairnAgent {
             // Parallel tools record changes one at a time: each read-modify-write of fileChanges sees the last.
             onFileChange: (change, toolCallId) => {
               const recorded = fileChangeQueue.then(async () => {
-                record = await this.recordFileChange(record, change, toolCallId);
+                record = await recordRunFileChange({ store: this.store, plugins: this.runtime.registry.plugins, cwd: this.record.cwd, agentId: this.agentId }, record, change, toolCallId);
               });
               fileChangeQueue = recorded.catch(() => undefined);
               return recorded;
@@ -367,21 +355,6 @@ export class CairnAgent {
     return { ...run.toResult(), status: 'error', error: failure };
   }
 
-  private async recordFileChange(record: RunRecord, change: FileChange, toolCallId: string): Promise<RunRecord> {
-    const put = async (bytes: Uint8Array | null) => {
-      if (!bytes) return null;
-      const hash = await hashBlob(bytes);
-      if (!(await this.store.checkpoints.hasBlob(hash))) await this.store.checkpoints.putBlob(hash, bytes);
-      return hash;
-    };
-    const { relative } = await import('node:path');
-    const entry = { path: relative(this.record.cwd, change.path).split('\\').join('/'), beforeHash: await put(change.before), afterHash: await put(change.after), toolCallId, at: Date.now() };
-    const fileChanges = [...(record.fileChanges ?? []), entry];
-    const updated = await this.store.runs.update(record.runId, { fileChanges, updatedAt: Date.now() });
-    await notifyFileChange(this.runtime.registry.plugins, { cwd: this.record.cwd, path: change.path, deleted: change.after === null, agentId: this.agentId, runId: record.runId, toolCallId });
-    return updated;
-  }
-
   private modeDefinition(id: string): ModeDefinition {
     return this.runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : assertMode(this.runtime, id));
   }
@@ -405,11 +378,8 @@ export class CairnAgent {
   }
 
   /** Files the agent changed, newest change last, with their current content hash. */
-  async listArtifacts(): Promise<Array<{ path: string; runId: string; afterHash: string | null }>> {
-    const artifacts = new Map<string, { path: string; runId: string; afterHash: string | null }>();
-    const page = await this.store.runs.list(this.agentId, { limit: 200 });
-    for (const run of [...page.items].reverse()) for (const change of run.fileChanges ?? []) artifacts.set(change.path, { path: change.path, runId: run.runId, afterHash: change.afterHash });
-    return [...artifacts.values()];
+  listArtifacts(): Promise<Artifact[]> {
+    return listAgentArtifacts(this.store, this.agentId);
   }
 
   async downloadArtifact(path: string): Promise<Uint8Array> {

@@ -1,4 +1,4 @@
-import { hashBlob } from '../store/blob-hash.js';
+import { hashBlob, storeBlob } from '../store/blob-hash.js';
 import type { JSONValue } from '../spec/json.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { CheckpointStore } from '../spec/store/v1/index.js';
@@ -31,10 +31,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 async function putJson(store: CheckpointStore, value: unknown): Promise<string> {
-  const bytes = encoder.encode(JSON.stringify(value));
-  const hash = await hashBlob(bytes);
-  if (!(await store.hasBlob(hash))) await store.putBlob(hash, bytes);
-  return hash;
+  return storeBlob(store, encoder.encode(JSON.stringify(value)));
 }
 
 async function getJson<T>(store: CheckpointStore, hash: string): Promise<T> {

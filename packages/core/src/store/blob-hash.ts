@@ -31,3 +31,10 @@ export function assertBlobHash(hash: string): void {
     throw invalidArgumentError(`Invalid blob hash "${hash}": expected 64 lowercase hex characters (SHA-256, see hashBlob).`);
   }
 }
+
+/** Store bytes under their hash (once: blobs are never rewritten) and return the hash. */
+export async function storeBlob(store: { hasBlob(hash: string): Promise<boolean>; putBlob(hash: string, data: Uint8Array): Promise<void> }, bytes: Uint8Array): Promise<string> {
+  const hash = await hashBlob(bytes);
+  if (!(await store.hasBlob(hash))) await store.putBlob(hash, bytes);
+  return hash;
+}
