@@ -1,4 +1,5 @@
 import type { AssistantModelMessage, LanguageModelV1CallOptions, LanguageModelV1StreamPart } from '@cairn/core';
+import { applyStreamPart, emptyTurn, turnToAssistantMessage } from '@cairn/core';
 import { type FixtureResponse, type FixtureServer, fixtureResponse, startFixtureServer } from '@cairn/core/testing';
 import { createAnthropic } from '../src/index.js';
 
@@ -57,24 +58,8 @@ export async function replay(
   }
 }
 
-/** What the runtime does with a finished stream: the assistant message it stores and sends back next time. */
+/** What the runtime does with a finished stream: core's own reducer and message builder, so tests send back exactly what a run would. */
 export function assistantMessageFromParts(parts: LanguageModelV1StreamPart[]): AssistantModelMessage {
-  const content: AssistantModelMessage['content'] = [];
-  const open = new Map<string, { type: 'text' | 'reasoning'; text: string }>();
-  for (const part of parts) {
-    if (part.type === 'text-start' || part.type === 'reasoning-start') open.set(part.id, { type: part.type === 'text-start' ? 'text' : 'reasoning', text: '' });
-    else if (part.type === 'text-delta' || part.type === 'reasoning-delta') open.get(part.id)!.text += part.delta;
-    else if (part.type === 'text-end') content.push({ type: 'text', text: open.get(part.id)!.text, ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) });
-    else if (part.type === 'reasoning-end') {
-      content.push({
-        type: 'reasoning',
-        text: open.get(part.id)!.text,
-        ...(part.signature ? { signature: part.signature } : {}),
-        ...(part.redactedData !== undefined ? { redactedData: part.redactedData } : {}),
-      });
-    } else if (part.type === 'tool-call') {
-      content.push({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: JSON.parse(part.input), ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) });
-    }
-  }
-  return { role: 'assistant', content };
+  const turn = parts.reduce((state, part) => applyStreamPart(state, part), emptyTurn());
+  return turnToAssistantMessage(turn, { includeToolCalls: true }) ?? { role: 'assistant', content: [] };
 }
