@@ -39,6 +39,9 @@ export async function runCli(io: CliIo): Promise<number> {
     .option('--max-steps <n>', 'model calls per run', positiveInteger)
     .option('--plan-approve', 'with --mode plan: approve the proposed plan and execute it in agent mode in the same invocation', false)
     .showHelpAfterError()
+    // Options after a subcommand belong to it: without this the program's own `--cwd` swallowed
+    // `cairn index --cwd DIR`, and the index was built for the current folder instead.
+    .enablePositionalOptions()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .exitOverride()
     .action(async (words: string[], options: { model?: string; mode?: string; cwd: string; resume?: string; outputFormat: OutputFormat; sandbox: boolean; maxSteps?: number; planApprove: boolean }) => {
@@ -62,6 +65,9 @@ export async function runCli(io: CliIo): Promise<number> {
       });
       process.off('SIGINT', onSignal);
     });
+
+  /** A subcommand's `--cwd`, else the program's (`cairn --cwd DIR index`), else the current folder. */
+  const workspaceOf = (options: { cwd?: string }) => resolve(options.cwd ?? (program.opts() as { cwd: string }).cwd);
 
   program
     .command('agents')
@@ -93,21 +99,21 @@ export async function runCli(io: CliIo): Promise<number> {
   program
     .command('index')
     .description('build or refresh the codebase index of a workspace')
-    .option('--cwd <dir>', 'the workspace folder', process.cwd())
+    .option('--cwd <dir>', 'the workspace folder (default: the program\'s --cwd, else the current folder)')
     .option('--json', 'print the final statistics as JSON', false)
-    .action(async (options: { cwd: string; json: boolean }) => {
+    .action(async (options: { cwd?: string; json: boolean }) => {
       const { runIndexCommand } = await import('./commands/index-command.js');
-      exitCode = await runIndexCommand({ cwd: resolve(options.cwd), json: options.json, stdout: io.stdout, stderr: io.stderr, isTTY: Boolean(io.stderr.isTTY) });
+      exitCode = await runIndexCommand({ cwd: workspaceOf(options), json: options.json, stdout: io.stdout, stderr: io.stderr, isTTY: Boolean(io.stderr.isTTY) });
     });
   program
     .command('search <query>')
     .description('search the codebase index by meaning and by identifiers')
-    .option('--cwd <dir>', 'the workspace folder', process.cwd())
+    .option('--cwd <dir>', 'the workspace folder (default: the program\'s --cwd, else the current folder)')
     .option('--limit <n>', 'how many results', positiveInteger, 10)
     .option('--json', 'print [{ path, startLine, endLine, score, symbol }]', false)
-    .action(async (query: string, options: { cwd: string; limit: number; json: boolean }) => {
+    .action(async (query: string, options: { cwd?: string; limit: number; json: boolean }) => {
       const { runSearchCommand } = await import('./commands/search-command.js');
-      exitCode = await runSearchCommand(query, { cwd: resolve(options.cwd), limit: options.limit, json: options.json, stdout: io.stdout, stderr: io.stderr });
+      exitCode = await runSearchCommand(query, { cwd: workspaceOf(options), limit: options.limit, json: options.json, stdout: io.stdout, stderr: io.stderr });
     });
 
   try {

@@ -101,3 +101,19 @@ describe('cairn "prompt"', () => {
     }
   });
 });
+
+describe('cairn index / search through the command line', () => {
+  it('index and search use the workspace given by --cwd, after the subcommand or before it', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cairn-cli-index-'));
+    await writeFile(join(cwd, 'ledger.ts'), 'export function reconcileLedgerEntries(entries: number[]) {\n  return entries.reduce((sum, entry) => sum + entry, 0);\n}\n');
+    const index = io(['index', '--cwd', cwd]);
+    expect(await index.run()).toBe(0);
+    expect(index.err() + index.out()).toMatch(/Indexed 1 files/);
+    const search = io(['search', 'reconcile ledger entries', '--cwd', cwd, '--json']);
+    expect(await search.run()).toBe(0);
+    expect(JSON.parse(search.out())).toEqual([expect.objectContaining({ path: 'ledger.ts', startLine: 1, endLine: 3, symbol: 'reconcileLedgerEntries' })]);
+    const before = io(['--cwd', cwd, 'search', 'reconcile ledger entries', '--limit', '1']);
+    expect(await before.run()).toBe(0);
+    expect(before.out()).toMatch(/^ledger\.ts:1-3/);
+  });
+});

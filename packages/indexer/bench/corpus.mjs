@@ -1,5 +1,6 @@
-// Offline corpora for the benchmarks: zod's TypeScript sources and date-fns's ESM sources (dev
-// dependencies of this package) and TypeScript's bundled lib .d.ts files under 1 MiB. Copied into a temp folder so the index sees
+// Offline corpora for the benchmarks, all dev dependencies of this package: zod's TypeScript
+// sources, date-fns's, lodash-es's and ramda's ESM sources, and TypeScript's bundled lib .d.ts
+// files under 1 MiB. Copied into a temp folder so the index sees
 // an ordinary workspace.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,10 +23,27 @@ export function dateFnsSourceDir() {
   return dirname(require.resolve('date-fns/package.json'));
 }
 
+export function lodashSourceDir() {
+  return dirname(require.resolve('lodash-es/package.json'));
+}
+
+export function ramdaSourceDir() {
+  // ramda's exports map hides package.json: resolve its main file and climb to the package root.
+  return join(dirname(require.resolve('ramda')), '..', 'es');
+}
+
+export const ramdaSource = () => ({ from: ramdaSourceDir(), to: 'ramda', keep: (path) => path.endsWith('.js') });
+export const lodashSource = () => ({ from: lodashSourceDir(), to: 'lodash-es', keep: (path) => path.endsWith('.js') });
 export const zodSource = () => ({ from: zodSourceDir(), to: 'zod', keep: (path) => /\.(ts|js)$/.test(path) });
 export const dateFnsSource = () => {
   const from = dateFnsSourceDir();
   return { from, to: 'date-fns', keep: (path) => path.endsWith('.js') && !/^(locale|fp|docs)[\\/]|^cdn/.test(relative(from, path)) };
+};
+
+/** The whole ESM package as published (locales and fp wrappers included), minus the cdn bundles. */
+export const dateFnsFullSource = () => {
+  const from = dateFnsSourceDir();
+  return { from, to: 'date-fns', keep: (path) => path.endsWith('.js') && !/^cdn|[\\/]cdn/.test(relative(from, path)) };
 };
 
 function walk(dir, keep, out = []) {

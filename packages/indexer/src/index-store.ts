@@ -181,6 +181,13 @@ export class IndexStore {
     return new Map(rows.map((row) => [row.id, row]));
   }
 
+  /** The main symbol of each chunk that has one (for re-ranking without loading chunk texts). */
+  symbolsByIds(ids: number[]): Map<number, string> {
+    if (ids.length === 0) return new Map();
+    const rows = this.db.prepare(`select id, symbol from chunks where symbol is not null and id in (${ids.map(() => '?').join(',')})`).all(...ids) as Array<{ id: number; symbol: string }>;
+    return new Map(rows.map((row) => [row.id, row.symbol]));
+  }
+
   /** BM25 over the three token columns, symbol and path weighted above body text. */
   searchText(match: string, limit: number, pathPrefixes: string[]): Array<{ id: number; score: number }> {
     const { clause, values } = pathClause(pathPrefixes);

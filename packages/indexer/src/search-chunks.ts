@@ -1,6 +1,7 @@
 import type { EmbeddingModelV1 } from '@cairn/core';
 import { embedValues, type RetryOptions } from './embed-chunks.js';
 import type { IndexStore } from './index-store.js';
+import { queryWords, rerankByNameCoverage } from './name-coverage.js';
 import { reciprocalRankFusion } from './rank-fusion.js';
 import { ftsQuery } from './tokenize.js';
 import type { SearchResult } from './types.js';
@@ -15,17 +16,26 @@ export interface SearchChunksOptions {
   retry?: RetryOptions;
 }
 
+/** BM25 candidates re-ordered by name coverage (and fused with vectors): enough to reach past the
+ * long chunks that merely repeat the query's words, cheap to score (names only). */
+const rerankPool = 200;
+
 const insidePrefixes = (path: string, prefixes: string[]) => prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 /**
- * BM25 over the identifier-aware tokens, plus vector KNN when a model is given, fused by
- * reciprocal rank. Without vectors the score is the negated BM25 score (higher is better).
+ * BM25 over the identifier-aware tokens, re-ordered by how well the query spells out each chunk's
+ * name (name-coverage.ts), plus vector KNN when a model is given, fused by reciprocal rank.
+ * Without vectors the score is the re-ranked text score (higher is better).
  */
 export async function searchChunks(store: IndexStore, query: string, options: SearchChunksOptions): Promise<SearchResult[]> {
   const limit = Math.max(1, Math.min(options.limit, 200));
-  const candidates = Math.max(limit * 5, 50);
+  // The same pool whatever the limit, so the first ten results do not depend on how many were asked.
+  const candidates = Math.max(limit, rerankPool);
+  const words = queryWords(query);
   const match = ftsQuery(query);
-  const textHits = match ? store.searchText(match, candidates, options.pathPrefixes) : [];
+  const bm25Hits = match ? store.searchText(match, candidates, options.pathPrefixes) : [];
+  const symbols = store.symbolsByIds(bm25Hits.map((hit) => hit.id));
+  const textHits = rerankByNameCoverage(bm25Hits, (id) => symbols.get(id), words);
   let vectorIds: number[] | undefined;
   if (options.embeddingModel && query.trim()) {
     const [vector] = await embedValues(options.embeddingModel, [query], {
@@ -40,7 +50,7 @@ export async function searchChunks(store: IndexStore, query: string, options: Se
       vectorIds = hits.filter((hit) => !paths || insidePrefixes(paths.get(hit.id)?.path ?? '', options.pathPrefixes)).map((hit) => hit.id);
     }
   }
-  const ranked = vectorIds ? reciprocalRankFusion([textHits.map((hit) => hit.id), vectorIds]) : textHits.map((hit) => ({ id: hit.id, score: -hit.score }));
+  const ranked = vectorIds ? reciprocalRankFusion([textHits.map((hit) => hit.id), vectorIds]) : textHits;
   const top = ranked.slice(0, limit);
   const chunks = store.chunksByIds(top.map((item) => item.id));
   const results: SearchResult[] = [];

@@ -64,6 +64,8 @@ const stopWords = new Set(
     'to was we what when where which who why will with you your').split(' '),
 );
 
+export const isStopWord = (word: string) => stopWords.has(word);
+
 /**
  * An FTS5 MATCH expression for a free-text or identifier query: the query's code tokens (stop
  * words dropped unless nothing else is left), each quoted, joined by OR so BM25 ranks partial

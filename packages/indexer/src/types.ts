@@ -32,7 +32,7 @@ export interface SearchResult {
   path: string;
   startLine: number;
   endLine: number;
-  /** Higher is better: the fused reciprocal-rank score, or the negated BM25 score when only BM25 ran. */
+  /** Higher is better: the fused reciprocal-rank score, or (BM25 only) the BM25 score relative to the best hit plus the name-coverage bonus. */
   score: number;
   symbol?: string;
   kind?: ChunkKind;

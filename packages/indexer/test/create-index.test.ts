@@ -62,6 +62,18 @@ describe('createIndex', () => {
     expect((await index.stats()).files).toBe(4);
   });
 
+  it('ranks the function a description names above code that only repeats its words', async () => {
+    const repeats = Array.from({ length: 12 }, (_, i) => `  const decade${i} = date.getFullYear(); // the decade of the date, given a date`).join('\n');
+    const { index } = await setUp({
+      'src/format/tables.ts': `export function renderTables(date: Date) {\n${repeats}\n  return date;\n}\n`,
+      'src/getDecade.ts': 'export function getDecade(value: Date): number {\n  return Math.floor(value.getFullYear() / 10) * 10;\n}\n',
+    });
+    await index.sync();
+    const results = await index.search('Get the decade of the given date', { limit: 3 });
+    expect(results[0]).toMatchObject({ path: 'src/getDecade.ts', symbol: 'getDecade' });
+    expect(results.map((result) => result.path)).toContain('src/format/tables.ts');
+  });
+
   it('a touched file with the same content is not re-chunked', async () => {
     const { workspace, index } = await setUp();
     const before = await index.sync();
