@@ -50,6 +50,13 @@ function targetsTable(results) {
     if (reindex.length) add('one-file re-index', '< 200 ms', `${Math.max(...reindex)} ms (slowest case)`, Math.max(...reindex) < 200);
     add('query latency p50 (BM25)', '< 20 ms', `${index.queryBm25.p50Ms} ms (p95 ${index.queryBm25.p95Ms} ms)`, index.queryBm25.p50Ms < 20);
   }
+  const evaluation = find('indexer-retrieval-eval')[0];
+  for (const corpus of evaluation?.corpora ?? []) {
+    const { plainBm25LineWindows40: plain, shippedBm25SyntaxChunks: shipped, shippedBm25LineWindows: lines } = corpus.systems;
+    const name = corpus.corpus.name.split(' (')[0] + (corpus.corpus.name.includes('whole') ? ' (whole package)' : '');
+    add(`file recall@10 vs plain BM25, ${name}`, '>= 5x', `${corpus.acceptance.fileRecallAt10Ratio}x (${plain.file.recallAt10} -> ${shipped.file.recallAt10})${corpus.acceptance.quintupleReachable ? '' : ', 5x above recall 1'}`, corpus.acceptance.quintuplesBaseline);
+    add(`chunk recall@10, tree-sitter vs line windows, ${name}`, 'higher', `${shipped.chunk.recallAt10} vs ${lines.chunk.recallAt10}`, corpus.acceptance.syntaxBeatsLinesAtChunkLevel);
+  }
   const cache = find('cache-stability');
   for (const scenario of cache) {
     const shares = (scenario.perRequest ?? []).slice(1).map((share) => share.charShare);
