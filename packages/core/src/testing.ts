@@ -12,3 +12,4 @@ export { geminiErrorBody, startFakeGeminiServer, validateGeminiRequest } from '.
 export { openAIErrorBody, startFakeResponsesServer, validateResponsesRequest } from './testing/fake-responses-server.js';
 export { type FailureProxy, startFailureProxy } from './testing/fake-failure-proxy.js';
 export { createToolContext, type TestToolContext } from './testing/tool-context.js';
+export { assistantMessageFromParts, collectStream, shortenStrings, summarizeStreamParts } from './testing/stream-parts.js';

@@ -1,11 +1,8 @@
 import type { LanguageModelV1StreamPart, ModelMessage, ProviderContext } from '@cairn/core';
 import { ProviderError } from '@cairn/core';
+import { collectStream } from '@cairn/core/testing';
 
-export async function collect(stream: AsyncIterable<LanguageModelV1StreamPart>): Promise<LanguageModelV1StreamPart[]> {
-  const parts: LanguageModelV1StreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
+export const collect = collectStream;
 
 /** Stream parts with consecutive deltas of one id joined, so snapshots stay readable. */
 export function summarize(parts: LanguageModelV1StreamPart[]): unknown[] {
