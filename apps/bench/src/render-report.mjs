@@ -18,7 +18,7 @@ export function renderReport(machine, results) {
   ];
   lines.push(...targetsTable(results));
   for (const result of results) {
-    lines.push(`## ${result.name}`, '', `Script: \`${result.script}\``, '');
+    lines.push(`## ${result.name}`, '', `Script: \`${[result.script, ...(result.args ?? [])].join(' ')}\``, '');
     if (result.status === 'missing') lines.push('Not present in this checkout.', '');
     else if (result.status === 'failed') lines.push('**Failed:**', '', '```', result.error || '(no output)', '```', '');
     else {

@@ -11,8 +11,8 @@ const root = new URL('../../../', import.meta.url).pathname;
 const benchmarks = [
   { name: 'framework-overhead', script: 'apps/bench/src/framework-overhead.mjs' },
   { name: 'openai-loop', script: 'apps/bench/src/openai-loop.mjs' },
-  { name: 'store-sqlite-run-events', script: 'packages/stores/sqlite/bench/run-events.bench.mjs' },
-  { name: 'store-jsonl-run-events', script: 'packages/stores/jsonl/bench/run-events.bench.mjs' },
+  { name: 'store-sqlite-run-events', script: 'apps/bench/src/store-run-events.mjs', args: ['--store', 'sqlite'] },
+  { name: 'store-jsonl-run-events', script: 'apps/bench/src/store-run-events.mjs', args: ['--store', 'jsonl'] },
   { name: 'store-resume', script: 'packages/stores/sqlite/bench/resume.bench.mjs' },
   { name: 'cache-stability', script: 'packages/modes/bench/cache-stability.bench.mjs', args: ['--json'] },
   { name: 'indexer', script: 'packages/indexer/bench/index-bench.mjs' },

@@ -1,9 +1,11 @@
-// Run-event log throughput of @cairn/store-sqlite, against the built package (run `pnpm build` first).
-// Usage: node bench/run-events.bench.mjs [--events 10000]; prints one JSON object.
+// Run-event log throughput of one store, against the built packages (run `pnpm build` first).
+// Usage: node apps/bench/src/store-run-events.mjs --store sqlite|jsonl [--events 10000]; prints one
+// JSON object.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStore } from '../dist/index.js';
+import { createJsonlStore } from '@cairn/store-jsonl';
+import { createSqliteStore } from '@cairn/store-sqlite';
 
 const eventsArgument = process.argv.indexOf('--events');
 const totalEvents = eventsArgument === -1 ? 10_000 : Number(process.argv[eventsArgument + 1]);
@@ -21,10 +23,27 @@ const fileSize = (path) => {
   }
 };
 
-const root = mkdtempSync(join(tmpdir(), 'cairn-bench-sqlite-'));
+/** Each store: how to open it under a temp folder, how big its files are, how to close it. */
+const stores = {
+  sqlite: (root) => {
+    const path = join(root, 'agents.db');
+    const store = createSqliteStore({ path });
+    // Closing the last connection checkpoints the WAL into the main file.
+    return { store, close: async () => store.close(), bytes: () => fileSize(path) + fileSize(`${path}-wal`) };
+  },
+  jsonl: (root) => {
+    const dir = join(root, 'store');
+    const store = createJsonlStore({ dir });
+    return { store, close: () => store.close(), bytes: () => fileSize(join(dir, 'run_events.ndjson')) };
+  },
+};
+const storeName = process.argv[process.argv.indexOf('--store') + 1];
+if (!process.argv.includes('--store') || !stores[storeName]) throw new Error(`Pass --store ${Object.keys(stores).join('|')}.`);
+
+const root = mkdtempSync(join(tmpdir(), `cairn-bench-${storeName}-`));
 try {
-  const path = join(root, 'agents.db');
-  const store = createSqliteStore({ path });
+  const opened = stores[storeName](root);
+  const { store } = opened;
 
   let startedAt = performance.now();
   for (let index = 0; index < singleAppends; index++) await store.runEvents.append('run-single', [event(index)]);
@@ -50,12 +69,11 @@ try {
   }
   const readPagedMs = Math.round(performance.now() - startedAt);
 
-  // Closing the last connection checkpoints the WAL into the main file.
-  store.close();
-  const bytes = fileSize(path) + fileSize(`${path}-wal`);
+  await opened.close();
+  const bytes = opened.bytes();
   console.log(
     JSON.stringify({
-      store: 'sqlite',
+      store: storeName,
       events: totalEvents,
       singleAppendsPerSecond,
       batchedEventsPerSecond,
