@@ -1,6 +1,6 @@
 import type { ResolvedModel } from '../registry/registry.js';
-import { AgentBusyError, ConfigurationError } from '../spec/errors/index.js';
-import type { AgentUsage, RunEvent, SDKMessage } from '../spec/events/v1/index.js';
+import { ConfigurationError } from '../spec/errors/index.js';
+import type { AgentUsage, RunEvent } from '../spec/events/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ModelSelection } from '../spec/provider/v1/index.js';
 import type { AgentRecord, AgentStore, RunRecord } from '../spec/store/v1/index.js';
@@ -23,7 +23,9 @@ import { createPermissionChecker } from './permission-checker.js';
 import { compactionBudget, defaultKeepRecentTurns } from './compaction.js';
 import { planApprovalAtSend } from './mode-switch.js';
 import { loadSendSettings, queryRuleReminders } from './settings-for-send.js';
-import { acquireAgentLease, closeRun, recoverInterruptedRuns } from './recovery.js';
+import { closeRun, recoverInterruptedRuns } from './recovery.js';
+import { AgentLease } from './agent-lease.js';
+import { runMessage, runStartEvents } from './run-start-events.js';
 import { type Artifact, listAgentArtifacts, recordRunFileChange } from './file-changes.js';
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
@@ -36,6 +38,8 @@ export class CairnAgent {
   private readonly inFlight = new Set<AbortController>();
   private closed = false;
   private currentMode: string;
+  private readonly lease: AgentLease;
+  private leasing: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly runtime: AgentRuntime,
@@ -46,6 +50,7 @@ export class CairnAgent {
     this.selection = record.model;
     this.currentMode = record.mode;
     this.resolved = resolveModelSelection(runtime.registry, this.selection, options);
+    this.lease = new AgentLease(store, record.agentId, runtime.owner, runtime.leaseTtlMs);
   }
 
   /** @internal Use Agent.create. */
@@ -122,7 +127,7 @@ export class CairnAgent {
     const runId = newId('run');
     if (options.local?.force) for (const earlier of this.inFlight) earlier.abort();
     // Sends made while the first one is still taking the lease share its outcome.
-    if (this.pending === 0) this.leasing = this.acquireLease(runId, options.local?.force === true);
+    if (this.pending === 0) this.leasing = this.lease.acquire(runId, options.local?.force === true, this.record);
     this.pending++;
     try {
       await this.leasing;
@@ -162,8 +167,7 @@ export class CairnAgent {
       .finally(() => {
         this.inFlight.delete(controller);
         this.pending--;
-        // A send that starts before the release finished waits for it (acquireLease awaits `releasing`).
-        if (this.pending === 0) this.releasing = this.store.agents.releaseLease(this.agentId, this.leaseRunId ?? runId).catch(() => undefined);
+        if (this.pending === 0) this.lease.release(runId);
       });
     return run;
   }
@@ -182,12 +186,9 @@ export class CairnAgent {
     let fileChangeQueue: Promise<void> = Promise.resolve();
     let record: RunRecord = { ...initial, checkpointBefore: (await this.store.agents.get(this.agentId))?.checkpointRoot ?? this.record.checkpointRoot };
     const append = (events: RunEvent[]) => log.append(events);
-    const message = (body: Record<string, unknown>): RunEvent => ({ kind: 'message', message: { ...body, agent_id: this.agentId, run_id: run.id } as SDKMessage });
-    // Shared stores are polled every second too, so a cancel from another process lands quickly.
-    const ttl = this.runtime.leaseTtlMs;
-    const heartbeat = setInterval(() => void this.heartbeat(run.id, controller), this.store.shared ? Math.min(1_000, ttl / 3) : ttl / 3);
+    const message = runMessage(this.agentId, run.id);
+    const stopHeartbeat = await this.lease.keepAlive(run.id, controller);
     try {
-      await this.store.agents.renewLease(this.agentId, this.leaseRunId ?? run.id, Date.now() + ttl);
       const latest = await this.store.agents.get(this.agentId);
       if (latest) this.record = latest;
       const snapshot = await loadConversation(this.store.checkpoints, this.record.checkpointRoot);
@@ -228,19 +229,11 @@ export class CairnAgent {
         : history.length > 0 && snapshot.mode !== mode.id
           ? { from: snapshot.mode, source: 'user' as const }
           : undefined;
-      await append([
-        message({ type: 'system', subtype: 'init', model: this.resolved.id, tools: tools.map((tool) => tool.name), mode: mode.id, cwd: this.record.cwd }),
-        message({ type: 'status', status: 'running', mode: mode.id }),
-        message({ type: 'user', message: { role: 'user', content: userMessage.text } }),
-        { kind: 'update', update: { type: 'user-message-appended', text: userMessage.text } },
-        ...(modeChange
-          ? [
-              { kind: 'update' as const, update: { type: 'mode-changed' as const, from: modeChange.from, to: mode.id, source: modeChange.source } },
-              message({ type: 'status', status: 'mode-changed', mode: mode.id, message: `${modeChange.from} -> ${mode.id}` }),
-            ]
-          : []),
-        ...(decided.approval ? [{ kind: 'update' as const, update: decided.approval.update }] : []),
-      ]);
+      await append(runStartEvents({
+        message, model: this.resolved.id, toolNames: tools.map((tool) => tool.name), mode: mode.id, cwd: this.record.cwd, userText: userMessage.text,
+        ...(modeChange ? { modeChange } : {}),
+        ...(decided.approval ? { approvalUpdate: decided.approval.update } : {}),
+      }));
       const permissions = createPermissionChecker(this.options, this.record.cwd, settings.config.permissionLayers);
       const budget = compactionBudget(this.options.compaction, this.resolved.catalog);
       const outcome: RunOutcome = 'error' in settingsResult
@@ -316,33 +309,7 @@ export class CairnAgent {
       log.wakeAll();
       return run.toResult();
     } finally {
-      clearInterval(heartbeat);
-    }
-  }
-
-  private leaseRunId: string | undefined;
-  private releasing: Promise<unknown> = Promise.resolve();
-  private leasing: Promise<void> = Promise.resolve();
-
-  private async acquireLease(runId: string, force: boolean): Promise<void> {
-    await this.releasing;
-    // A holder that is a dead process of this host is taken over at once (see acquireAgentLease).
-    const result = await acquireAgentLease(this.store, this.agentId, { runId, owner: this.runtime.owner, expiresAt: Date.now() + this.runtime.leaseTtlMs }, force);
-    // Also within one process: another CairnAgent of the same agent holds it (turns must not interleave).
-    if (!result.acquired) throw new AgentBusyError(this.agentId, result.holder.runId);
-    this.leaseRunId = runId;
-    // A stale lease means a process died mid-run: close its runs before continuing.
-    await recoverInterruptedRuns(this.store, this.record, this.runtime.owner, runId, 'forcedFrom' in result ? result.forcedFrom : undefined);
-  }
-
-  private async heartbeat(runId: string, controller: AbortController): Promise<void> {
-    try {
-      // Lost lease: another process took it with local.force, so this run ends (cancelled).
-      if (!(await this.store.agents.renewLease(this.agentId, this.leaseRunId ?? runId, Date.now() + this.runtime.leaseTtlMs))) controller.abort();
-      const current = await this.store.runs.get(runId);
-      if (current?.metadata?.cancelRequested) controller.abort();
-    } catch {
-      // a failed heartbeat is retried at the next tick; the lease outlives two missed beats
+      stopHeartbeat();
     }
   }
 
