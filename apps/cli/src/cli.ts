@@ -30,7 +30,7 @@ export async function runCli(io: CliIo): Promise<number> {
     .name('cairn')
     .description('A coding agent for your workspace. `cairn "prompt"` runs headless; `cairn` alone opens a chat.')
     .argument('[prompt...]', 'what the agent should do (read from stdin when it is not a terminal and no prompt is given)')
-    .option('-m, --model <provider/model>', 'model, e.g. openai/gpt-5.2, anthropic/claude-sonnet-4-5, google/gemini-2.5-pro, ollama/qwen3 (default: CAIRN_MODEL)')
+    .option('-m, --model <id>', 'model, e.g. openai/gpt-5.2, claude-sonnet-4-5, google/gemini-2.5-pro, auto-smart, ollama/qwen3; `cairn models` lists them (default: CAIRN_MODEL)')
     .addOption(new Option('--mode <mode>', 'agent, plan, ask or debug').default(undefined))
     .option('-C, --cwd <dir>', 'the workspace folder', process.cwd())
     .option('-r, --resume <agentId>', 'continue a stored agent')
@@ -94,7 +94,7 @@ export async function runCli(io: CliIo): Promise<number> {
     .option('--json', 'print JSON', false)
     .action(async (options: { json: boolean }) => {
       const { runModelsCommand } = await import('./commands/catalog-commands.js');
-      exitCode = await runModelsCommand({ stdout: io.stdout, json: options.json });
+      exitCode = await runModelsCommand({ stdout: io.stdout, json: options.json, env: io.env });
     });
   program
     .command('index')

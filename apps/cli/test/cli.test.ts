@@ -65,7 +65,7 @@ describe('cairn "prompt"', () => {
       expect(await streamed.run()).toBe(0);
       const lines = streamed.out().trim().split('\n').map((line) => JSON.parse(line));
       expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
-      expect(lines.at(-1)).toMatchObject({ type: 'status', status: 'finished' });
+      expect(lines.at(-1)).toMatchObject({ type: 'status', status: 'FINISHED' });
     } finally {
       delete process.env.OPENAI_BASE_URL;
       await server.close();

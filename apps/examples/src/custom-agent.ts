@@ -51,7 +51,7 @@ export async function runCustomAgent(options: { cwd: string; model?: string; log
   const run = await agent.send('What is in the README, and how long is it?');
   for await (const message of run.stream()) {
     if (message.type === 'assistant') for (const block of message.message.content) if (block.type === 'text') log(block.text);
-    if (message.type === 'tool_call' && message.status !== 'running') log(`  [${message.name}] ${message.result?.split('\n')[0] ?? ''}`);
+    if (message.type === 'tool_call' && message.status !== 'running') log(`  [${message.name}] ${String(message.result ?? '').split('\n')[0]}`);
   }
   const result = await run.wait();
   await agent.close();

@@ -22,7 +22,7 @@ describe('custom provider example', () => {
     const lines: string[] = [];
     const { result, requests, problems } = await runCustomProvider({ cwd, log: (line) => lines.push(line) });
     expect(result.status).toBe('finished');
-    expect(result.model).toBe('tiny/local-model');
+    expect(result.model).toEqual({ id: 'tiny/local-model' });
     expect(lines).toEqual(['Reading the README.', '  [read_file completed]', 'The README says the workspace was made by the example.']);
     expect(problems).toEqual([]);
     expect(requests).toHaveLength(2);

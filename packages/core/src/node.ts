@@ -10,3 +10,6 @@ export {
 } from './config/index.js';
 export { currentUserInfo, projectLayout, renderUserInfo, renderUserQuery, type UserInfo } from './context/user-context.js';
 export { estimateMessagesTokens, estimateTextTokens } from './runtime/compaction-tokens.js';
+// The workspace scan of a send through the cache `workspaceScanCacheTtlMs` turns on (prewarming fills it).
+export { loadWorkspaceConfigCached, projectLayoutCached, workspaceScanCacheTtl } from './runtime/workspace-scan-cache.js';
+export { prewarmWorkspaceScan } from './runtime/workspace-prewarm.js';

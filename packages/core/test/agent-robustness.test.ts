@@ -89,8 +89,8 @@ describe('tool calls', () => {
     const toolMessage = scripted.calls[1]!.prompt.find((message) => message.role === 'tool');
     expect(toolMessage?.role === 'tool' && toolMessage.content.map((part) => part.output)).toEqual([
       { type: 'text', value: 'plain' },
-      { type: 'json', value: { count: 3 } },
-      { type: 'error-text', value: 'bad' },
+      { type: 'text', value: '{"count":3}' },
+      { type: 'error-text', value: 'bad\n{"code":7}' },
     ]);
   });
 });
@@ -109,8 +109,8 @@ describe('cancel', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(result.status).toBe('cancelled');
     const turns = await run.conversation();
-    expect(turns[0]).toMatchObject({ type: 'agentConversationTurn', userMessage: 'go' });
-    const messages = await Agent.messages.list(agent.agentId);
+    expect(turns[0]).toMatchObject({ type: 'agentConversationTurn', turn: { userMessage: { text: 'go' } } });
+    const messages = await Agent.messages.listModelMessages(agent.agentId);
     const assistant = messages.find((message) => message.role === 'assistant');
     expect(JSON.stringify(assistant?.content)).toContain('Working on it.');
     const tool = messages.find((message) => message.role === 'tool');
@@ -134,7 +134,7 @@ describe('cancel', () => {
     await streaming;
     await run.cancel();
     expect((await run.wait()).status).toBe('cancelled');
-    const messages = await Agent.messages.list(agent.agentId);
+    const messages = await Agent.messages.listModelMessages(agent.agentId);
     const assistant = messages.find((message) => message.role === 'assistant');
     expect(deltas.length).toBeGreaterThan(0);
     expect(JSON.stringify(assistant?.content)).toContain(deltas.join('').trim().split(' ')[0]);
@@ -222,7 +222,7 @@ describe('model failures', () => {
     expect(result.status).toBe('error');
     expect(log).toEqual([]);
     expect(messages.find((message) => message.type === 'assistant')).toMatchObject({ incomplete: true, message: { content: [{ type: 'text', text: 'Partial answer' }] } });
-    const history = await Agent.messages.list(agent.agentId);
+    const history = await Agent.messages.listModelMessages(agent.agentId);
     expect(JSON.stringify(history)).toContain('Partial answer');
     expect(JSON.stringify(history)).not.toContain('tool-call');
   });

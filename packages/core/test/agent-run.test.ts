@@ -22,7 +22,7 @@ describe('Agent.create / send / stream / wait', () => {
     expect(types).toContain('tool_call');
     const completed = seen.find((message) => message.type === 'tool_call' && message.status === 'completed');
     expect(completed).toMatchObject({ name: 'echo', args: { text: 'hi' }, result: 'echo: hi' });
-    expect(seen[seen.length - 1]).toMatchObject({ type: 'status', status: 'finished' });
+    expect(seen[seen.length - 1]).toMatchObject({ type: 'status', status: 'FINISHED' });
 
     const followUp = await agent.send('What did I ask before?');
     expect((await followUp.wait()).result).toBe('You asked me to echo before.');

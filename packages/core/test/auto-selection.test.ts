@@ -22,7 +22,7 @@ describe('auto model through Agent', () => {
     for (const value of ['cost', 'balanced', 'intelligence']) {
       const agent = await Agent.create({ model: { id: 'auto', params: [{ id: 'optimize_for', value }] }, local: { cwd } });
       const result = await (await agent.send('hi')).wait();
-      picks[value] = result.model;
+      picks[value] = result.model?.id ?? '';
     }
     expect(picks).toEqual({ cost: 'acme/acme-mini', balanced: 'acme/acme-mid', intelligence: 'acme/acme-max' });
   });

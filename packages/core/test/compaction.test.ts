@@ -156,10 +156,10 @@ describe('compaction in a run', () => {
     const kinds = seen.map((update) => update.type).filter((type) => type.startsWith('summary'));
     expect(kinds).toEqual(['summary-started', 'summary', 'summary-completed']);
     const completed = seen.find((update) => update.type === 'summary-completed') as Extract<InteractionUpdate, { type: 'summary-completed' }>;
-    expect(completed.tokensAfter).toBeLessThan(completed.tokensBefore);
+    expect(completed.tokensAfter).toBeLessThan(completed.tokensBefore ?? 0);
 
     // The stored conversation is the compacted one, and the next send continues from it.
-    const stored = await Agent.messages.list(agent.agentId, { store });
+    const stored = await Agent.messages.listModelMessages(agent.agentId, { store });
     expect(JSON.stringify(stored[0])).toContain('SUMMARY');
     expect(JSON.stringify(stored)).not.toContain('first9');
     await agent.close();

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentBusyError, createMemoryStore, defineTool, type RunEvent } from '../src/index.js';
+import { createMemoryStore, defineTool, type RunEvent } from '../src/index.js';
 import { resolveLeaseTtlMs } from '../src/runtime/agent-runtime.js';
 import { ConversationCheckpointer, loadConversation } from '../src/runtime/conversation-checkpoint.js';
 import { repairConversation } from '../src/runtime/conversation-repair.js';
@@ -25,7 +25,7 @@ describe('checkpoints during a run', () => {
       readOnly: true,
       category: 'custom',
       async execute() {
-        seenDuringTool = (await Agent.messages.list(agentIdForTool)).map((message) => message.role);
+        seenDuringTool = (await Agent.messages.listModelMessages(agentIdForTool)).map((message) => message.role);
         return 'observed';
       },
     });
@@ -35,7 +35,7 @@ describe('checkpoints during a run', () => {
     await (await agent.send('look')).wait();
     // The user message and the assistant's call (answered, when listed, by an interrupted placeholder).
     expect(seenDuringTool).toEqual(['user', 'assistant', 'tool']);
-    expect((await Agent.messages.list(agent.agentId)).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect((await Agent.messages.listModelMessages(agent.agentId)).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
 
   it('a structurally equal copy of the saved messages extends the chain instead of starting a new one', async () => {
@@ -97,14 +97,20 @@ describe('one run per agent in one process', () => {
     expect((await Agent.get(agent.agentId)).lease).toBeNull();
   });
 
-  it('a second CairnAgent of the same agent gets AgentBusyError instead of interleaving turns', async () => {
+  it('a second CairnAgent of the same agent queues behind the first instead of interleaving turns (no agent_busy)', async () => {
     const { Agent } = setup([{ text: 'slow words for a while', delayMs: 60 }, { text: 'later' }]);
     const agent = await Agent.create({ model, local: { cwd: await tempWorkspace() } });
     const twin = await Agent.resume(agent.agentId);
     const run = await agent.send('first');
-    await expect(twin.send('interleave?')).rejects.toBeInstanceOf(AgentBusyError);
-    await run.wait();
-    expect((await (await twin.send('now')).wait()).result).toBe('later');
+    const queued = await twin.send('queued behind');
+    expect(queued.status).toBe('running');
+    const first = await run.wait();
+    const second = await queued.wait();
+    expect([first.result, second.result]).toEqual(['slow words for a while', 'later']);
+    // The second turn saw the first: it ran on the conversation the first one left.
+    const messages = await Agent.messages.listModelMessages(agent.agentId);
+    expect(messages.filter((message) => message.role === 'user')).toHaveLength(2);
+    expect((await Agent.get(agent.agentId)).lease ?? null).toBeNull();
   });
 
   it('a run that throws (its checkpoint is missing) ends as error in the store too, and its stream ends', async () => {
@@ -148,7 +154,7 @@ describe('leases and logs', () => {
     const store = createMemoryStore();
     const events: RunEvent[] = [
       { kind: 'update', update: { type: 'text-delta', text: 'hi' } },
-      { kind: 'message', message: { type: 'status', status: 'finished', agent_id: 'agent-1', run_id: 'run-1' } },
+      { kind: 'message', message: { type: 'status', status: 'FINISHED', agent_id: 'agent-1', run_id: 'run-1' } },
     ];
     await store.runEvents.append('run-1', events);
     const seen: RunEvent[] = [];

@@ -22,8 +22,8 @@ describe('the mode survives resume and restart', () => {
     const run = await resumed.send('Now write x.txt');
     await run.wait();
     expect(toolNames(second.model.calls[0]!)).not.toContain('write');
-    expect((await run.conversation()).flatMap((turn) => (turn.type === 'agentConversationTurn' ? turn.steps : []))).toContainEqual(
-      expect.objectContaining({ type: 'toolCall', name: 'write', isError: true }),
+    expect((await run.conversation()).flatMap((turn) => (turn.type === 'agentConversationTurn' ? turn.turn.steps : []))).toContainEqual(
+      expect.objectContaining({ type: 'toolCall', message: expect.objectContaining({ name: 'write', isError: true }) }),
     );
     expect((await store.agents.get(agent.agentId))?.mode).toBe('plan');
   });
@@ -58,8 +58,8 @@ describe('custom modes', () => {
     expect(offered).toContain('read_file');
     expect(offered).not.toContain('run_terminal_cmd');
     expect(offered).not.toContain('write');
-    const steps = (await run.conversation()).flatMap((turn) => (turn.type === 'agentConversationTurn' ? turn.steps : []));
-    expect(steps).toContainEqual(expect.objectContaining({ type: 'toolCall', name: 'run_terminal_cmd', isError: true }));
+    const steps = (await run.conversation()).flatMap((turn) => (turn.type === 'agentConversationTurn' ? turn.turn.steps : []));
+    expect(steps).toContainEqual(expect.objectContaining({ type: 'toolCall', message: expect.objectContaining({ name: 'run_terminal_cmd', isError: true }) }));
     expect(JSON.stringify(model.calls[0]!.prompt)).toContain('You are now in review mode');
     // The system prompt's modes block lists it too.
     expect(model.calls[0]!.prompt[0]).toMatchObject({ role: 'system', content: expect.stringContaining('- review: Review the code') });

@@ -42,7 +42,7 @@ describe('plan -> approve -> execute', () => {
     const planUpdates = updatesOf(await events(store, planned.id));
     const created = planUpdates.find((update) => update.type === 'plan-created');
     expect(created).toMatchObject({ plan: { name: 'Bump the answer', status: 'proposed' } });
-    expect(planMessages.filter((message) => message.type === 'status' && message.status === 'mode-changed')).toHaveLength(0);
+    expect(planMessages.filter((message) => message.type === 'status' && message.phase === 'mode-changed')).toHaveLength(0);
     expect(await readFile(join(cwd, 'app.ts'), 'utf8')).toContain('41');
     expect(model.calls).toHaveLength(3);
 
@@ -52,7 +52,7 @@ describe('plan -> approve -> execute', () => {
     const goUpdates = updatesOf(await events(store, go.id));
     expect(goUpdates).toContainEqual({ type: 'mode-changed', from: 'plan', to: 'agent', source: 'plan-approval' });
     expect(goUpdates).toContainEqual({ type: 'todos-updated', todos: [{ id: 'edit', content: 'Set answer to 42 in app.ts', status: 'pending' }, { id: 'docs', content: 'Document the change in notes.md', status: 'pending' }] });
-    expect(goMessages).toContainEqual(expect.objectContaining({ type: 'status', status: 'mode-changed', mode: 'agent' }));
+    expect(goMessages).toContainEqual(expect.objectContaining({ type: 'status', status: 'RUNNING', phase: 'mode-changed', mode: 'agent' }));
     // The first agent-mode request offers the write tools and tells the model about the approved plan.
     const firstAgentCall = model.calls[3]!;
     expect(toolNames(firstAgentCall)).toEqual(expect.arrayContaining(['search_replace', 'write']));
@@ -74,7 +74,7 @@ describe('plan -> approve -> execute', () => {
     await (await agent.send('plan it')).wait();
     const run = await agent.approvePlan();
     const messages = await collect(run);
-    expect(messages).toContainEqual(expect.objectContaining({ type: 'status', status: 'mode-changed', mode: 'agent' }));
+    expect(messages).toContainEqual(expect.objectContaining({ type: 'status', status: 'RUNNING', phase: 'mode-changed', mode: 'agent' }));
     expect(agent.mode).toBe('agent');
     expect(toolNames(model.calls[2]!)).toContain('write');
   });
@@ -100,7 +100,7 @@ describe('switch_mode', () => {
     const agent = await Agent.create({ model: modelId, mode: 'plan', local: { cwd }, env: await isolatedEnv() });
     const run = await agent.send('plan and go');
     const messages = await collect(run);
-    expect(messages.some((message) => message.type === 'status' && message.status === 'mode-changed')).toBe(false);
+    expect(messages.some((message) => message.type === 'status' && message.phase === 'mode-changed')).toBe(false);
     expect(JSON.stringify(model.calls[1]!.prompt.at(-1))).toContain("needs the user's approval");
     expect(toolNames(model.calls[1]!)).not.toContain('write');
     expect(agent.mode).toBe('plan');
@@ -126,7 +126,7 @@ describe('switch_mode', () => {
     });
     const messages = await collect(await agent.send('plan and go'));
     expect(asked).toEqual([expect.objectContaining({ from: 'plan', to: 'agent', explanation: 'Ready to implement.' })]);
-    expect(messages).toContainEqual(expect.objectContaining({ type: 'status', status: 'mode-changed', mode: 'agent' }));
+    expect(messages).toContainEqual(expect.objectContaining({ type: 'status', status: 'RUNNING', phase: 'mode-changed', mode: 'agent' }));
     expect(toolNames(model.calls[1]!)).toContain('write');
     expect(await readFile(join(cwd, 'done.txt'), 'utf8')).toBe('ok');
     expect(agent.mode).toBe('agent');

@@ -19,14 +19,39 @@ export const Agent = cairn.Agent;
 export const Cairn = cairn.Cairn;
 
 export {
-  AgentBusyError, CairnAgent, CairnError, ConfigurationError, createCairn, createMemoryStore, createRegistry, defineTool, ProviderError, Run,
-  ToolError, UnsupportedRunOperationError,
+  AgentBusyError, CairnAgent, CairnAgentError, CairnError, CairnSdkError, ConfigurationError, createCairn, createMemoryStore, createRegistry,
+  defineTool, ProviderError, Run, ToolError, UnsupportedRunOperationError,
+} from '@cairn/core';
+// Runs, stream messages, interaction updates and the conversation, under the reference SDK's names.
+export type {
+  AgentConversationTurn, AgentDefinition, AssistantMessage, ConversationStep, InteractionUpdate, McpServerConfig, ModeChangedUpdate, NestedTaskUpdate,
+  PartialToolCallUpdate, PlanCreatedUpdate, RetryUpdate, RunError, RunOperation, RunStatus, RunUsage, SDKAssistantMessage, SDKMessage,
+  SDKRequestMessage, SDKStatus, SDKStatusMessage, SDKStatusPhase, SDKSystemMessage, SDKTaskMessage, SDKThinkingMessage, SDKToolUseMessage,
+  SDKUsageMessage, SDKUserMessageEvent, SettingSource, ShellCommand, ShellConversationTurn, ShellOutput, ShellOutputDeltaUpdate, StepCompletedUpdate,
+  StepStartedUpdate, SummaryCompletedUpdate, SummaryStartedUpdate, SummaryUpdate, TextBlock, TextDeltaUpdate, ThinkingCompletedUpdate,
+  ThinkingDeltaUpdate, ThinkingMessage, TodosUpdatedUpdate, TokenDeltaUpdate, ToolCall, ToolCallCompletedUpdate, ToolCallDeltaUpdate,
+  ToolCallStartedUpdate, ToolUseBlock, TurnEndedUpdate, UsageCost, UserMessageAppendedUpdate,
 } from '@cairn/core';
 export type {
-  AgentInfo, AgentMessage, AgentOptions, AgentUsage, CairnPlugin, ConversationTurn, CustomTool, InteractionUpdate, ModelCatalogEntry,
-  ModelSelection, RunResult, SDKMessage, SendOptions, TokenUsage, ToolDefinition, UserMessage,
+  AgentInfo, AgentMessage, AgentOptions, AgentUsage, CairnPlugin, ConversationTurn, CustomTool, LocalOptions, ModelCatalogEntry, ModelSelection,
+  RunResult, SendOptions, TokenUsage, ToolDefinition, UserMessage,
 } from '@cairn/core';
-export { createSqliteStore } from '@cairn/store-sqlite';
-export { createJsonlStore } from '@cairn/store-jsonl';
+// Custom tools and images, under the reference SDK's documented names.
+export type {
+  SDKCustomTool, SDKCustomToolContent, SDKCustomToolContext, SDKCustomToolResult, SDKImage, SDKImageDimension, SDKJsonValue, SDKUserMessage,
+} from '@cairn/core';
+// The model catalog, as Cairn.models.list() returns it.
+export type {
+  CatalogParameterDefinition, ModelListItem, ModelListOptions, ModelParameterDefinition, ModelParameterValue, ModelVariant, SDKModel,
+} from '@cairn/core';
+export { createSqliteStore, SqliteLocalAgentStore } from '@cairn/store-sqlite';
+export { createJsonlStore, JsonlLocalAgentStore } from '@cairn/store-jsonl';
+// Local agent stores, inspection and lifecycle, by the reference SDK's names.
+export { composeLocalAgentStore } from '@cairn/core';
+export type {
+  CairnConfigureOptions, ComposeLocalAgentStoreParts, GetAgentMessagesOptions, ListAgentsOptions, ListResult, ListRunsOptions, LocalAgentDocument,
+  LocalAgentRunDocument, LocalAgentStore, LocalAgentStoreAgents, LocalAgentStoreCheckpoints, LocalAgentStoreRunEvents, LocalAgentStoreRuns,
+  LocalReadOptions, ModelConversationMessage, SDKAgentInfo, SDKArtifact,
+} from '@cairn/core';
 export { createIndex } from '@cairn/indexer';
-export { createAgentPlatform } from './agent-platform.js';
+export { type AgentPlatform, createAgentPlatform, type PrewarmRelease } from './agent-platform.js';

@@ -50,7 +50,7 @@ describe('an injected 429 with retry-after: 1 is waited for and retried', () => 
     expect(result.status).toBe('finished');
     expect(result.result).toBe('Done after waiting.');
     expect(server.requests).toHaveLength(2);
-    expect(messages.some((message) => message.type === 'status' && message.status === 'retrying')).toBe(true);
+    expect(messages.some((message) => message.type === 'status' && message.phase === 'retrying')).toBe(true);
     expect(server.problems).toEqual([]);
   });
 });
@@ -65,7 +65,7 @@ describe.each(injectable)('$name failures', (provider) => {
     expect(result.status).toBe('finished');
     expect(result.result).toBe('Done after three failures.');
     expect(server.requests).toHaveLength(4);
-    expect(messages.filter((message) => message.type === 'status' && message.status === 'retrying')).toHaveLength(3);
+    expect(messages.filter((message) => message.type === 'status' && message.phase === 'retrying')).toHaveLength(3);
     expect(server.problems).toEqual([]);
   });
 

@@ -42,7 +42,7 @@ describe.each(providerCases)('the same tool-using conversation through $name', (
     expect(result.error).toBeUndefined();
     expect(result.status).toBe('finished');
     expect(result.result).toBe('The launch code is 4217. The folder has notes.txt and todo.md.');
-    expect(result.model).toBe(provider.model.id.startsWith('anthropic/') ? 'anthropic/claude-sonnet-4-5-20250929' : provider.model.id);
+    expect(result.model).toEqual({ ...provider.model, id: provider.model.id.startsWith('anthropic/') ? 'anthropic/claude-sonnet-4-5-20250929' : provider.model.id });
 
     const calls = messages.filter((message): message is Extract<SDKMessage, { type: 'tool_call' }> => message.type === 'tool_call' && message.status !== 'running');
     expect(calls.map((call) => `${call.name}:${call.status}`).sort()).toEqual(['list_dir:completed', 'read_file:completed']);
@@ -111,20 +111,20 @@ describe('the auto model', () => {
     servers.push(server);
     // Only Gemini is configured in this environment, so auto (balanced) picks Google's cheapest balanced model.
     const agent = await Agent.create({ model: 'auto', local: { cwd, store: createMemoryStore() }, env: { GEMINI_API_KEY: 'gemini-dummy', GEMINI_BASE_URL: server.url } });
-    expect(agent.model).toBe('google/gemini-2.5-flash');
+    expect(agent.model).toEqual({ id: 'auto' });
     const run = await agent.send('Hello');
     const messages: SDKMessage[] = [];
     for await (const message of run.stream()) messages.push(message);
     const result = await run.wait();
     expect(result.status).toBe('finished');
-    expect(result.model).toBe('google/gemini-2.5-flash');
-    expect(messages.find((message) => message.type === 'system')).toMatchObject({ subtype: 'init', model: 'google/gemini-2.5-flash' });
+    expect(result.model).toEqual({ id: 'google/gemini-2.5-flash' });
+    expect(messages.find((message) => message.type === 'system')).toMatchObject({ subtype: 'init', model: { id: 'google/gemini-2.5-flash' } });
     expect(server.received[0]!.path).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
     expect(server.problems).toEqual([]);
   });
 
   it('fails with a clear ConfigurationError when no provider is configured', async () => {
     const cwd = await makeWorkspace();
-    await expect(Agent.create({ model: 'auto', local: { cwd, store: createMemoryStore() }, env: {} })).rejects.toThrow(/"auto" model needs at least one configured provider/);
+    await expect(Agent.create({ model: 'auto', local: { cwd, store: createMemoryStore() }, env: {} })).rejects.toThrow(/router \("auto-smart", "auto"\) needs at least one configured provider/);
   });
 });

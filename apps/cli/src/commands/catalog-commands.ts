@@ -1,4 +1,4 @@
-import { Agent, Cairn } from '@cairn/sdk';
+import { Agent, Cairn, type ModelListItem } from '@cairn/sdk';
 
 interface Output {
   stdout: NodeJS.WritableStream;
@@ -27,15 +27,15 @@ export async function runRunsCommand(agentId: string, options: Output & { limit:
     return 0;
   }
   for (const run of page.items) {
-    const tokens = `${run.usage.inputTokens}/${run.usage.outputTokens} tokens`;
-    options.stdout.write(`${run.id}  ${time(run.createdAt)}  ${run.status.padEnd(9)}  ${run.model}  ${tokens}${run.error ? `  ${run.error.message}` : ''}\n`);
+    const tokens = run.usage ? `${run.usage.inputTokens}/${run.usage.outputTokens} tokens` : 'no usage';
+    options.stdout.write(`${run.id}  ${time(run.createdAt)}  ${run.status.padEnd(9)}  ${run.model.id}  ${tokens}${run.error ? `  ${run.error.message}` : ''}\n`);
   }
   return 0;
 }
 
-/** `cairn models`: the catalog of every configured provider. */
-export async function runModelsCommand(options: Output): Promise<number> {
-  const models = await Cairn.models.list();
+/** `cairn models`: the router and the catalog of every configured provider, as `Cairn.models.list()` returns them. */
+export async function runModelsCommand(options: Output & { env?: Record<string, string | undefined> }): Promise<number> {
+  const models = await Cairn.models.list(options.env ? { env: options.env } : {});
   if (options.json) {
     options.stdout.write(`${JSON.stringify(models, null, 2)}\n`);
     return 0;
@@ -44,9 +44,18 @@ export async function runModelsCommand(options: Output): Promise<number> {
     options.stdout.write('No provider is configured. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or use --model ollama/<model> with a local Ollama server.\n');
     return 0;
   }
-  for (const model of models) {
-    const price = model.pricing ? `$${model.pricing.inputPerMillion}/$${model.pricing.outputPerMillion} per M` : '';
-    options.stdout.write(`${model.provider}/${model.id}`.padEnd(44) + `${String(Math.round(model.contextWindow / 1000))}k`.padEnd(7) + `${(model.tier ?? '').padEnd(9)}${price}\n`);
-  }
+  for (const model of models) options.stdout.write(`${modelLine(model)}\n`);
+  options.stdout.write('Pass an id or alias as --model. Parameter values and presets: cairn models --json.\n');
   return 0;
+}
+
+/** One model: id, name, context/tier/price from the catalog, parameters with their values, aliases. */
+function modelLine(model: ModelListItem): string {
+  const entry = Cairn.registry.catalogEntry(model.id);
+  const facts = entry
+    ? `${Math.round(entry.contextWindow / 1000)}k`.padEnd(7) + (entry.tier ?? '').padEnd(9) + (entry.pricing ? `$${entry.pricing.inputPerMillion}/$${entry.pricing.outputPerMillion} per M` : '').padEnd(18)
+    : ''.padEnd(34);
+  const parameters = (model.parameters ?? []).map((parameter) => `${parameter.id}=${parameter.values.map(({ value }) => value).join('|')}`).join(' ');
+  const aliases = model.aliases?.length ? `  (also: ${model.aliases.join(', ')})` : '';
+  return `${model.id.padEnd(40)}${model.displayName.padEnd(26)}${facts}${parameters}${aliases}`.trimEnd();
 }

@@ -37,7 +37,7 @@ export async function runChatCommand(options: ChatCommandOptions): Promise<numbe
   }
   let mode = options.mode;
   const readline = createInterface({ input: options.stdin, output: options.stdout, terminal: true });
-  options.stderr.write(`cairn · ${agent.model} · ${options.cwd}\n${help}\n`);
+  options.stderr.write(`cairn · ${agent.model?.id ?? 'stored model'} · ${options.cwd}\n${help}\n`);
   let active: AbortController | undefined;
   let pendingModel: string | undefined;
   readline.on('SIGINT', () => {

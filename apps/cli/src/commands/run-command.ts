@@ -87,7 +87,7 @@ export function renderPlan(plan: PlanData): string {
 }
 
 function jsonResult(result: RunResult, agentId: string) {
-  return { agentId, runId: result.id, status: result.status, result: result.result ?? '', error: result.error, usage: result.usage, durationMs: result.durationMs, model: result.model };
+  return { agentId, runId: result.id, status: result.status, result: result.result ?? '', error: result.error, usage: result.usage, durationMs: result.durationMs, model: result.model?.id };
 }
 
 function reportEnd(result: RunResult, options: RunCommandOptions): number {

@@ -53,7 +53,7 @@ export function createTextRenderer(target: RenderTarget) {
         lineOpen = false;
       }
       const mark = message.status === 'error' ? red('✗', target.color) : '✓';
-      const detail = message.status === 'error' && message.result ? ` — ${truncate(message.result, 160)}` : '';
+      const detail = message.status === 'error' && message.result ? ` — ${truncate(String(message.result), 160)}` : '';
       target.stderr.write(`${mark} ${message.name} ${dim(summarizeArgs(message.args), target.color)}${detail}\n`);
     },
     finish(): void {

@@ -1,4 +1,8 @@
-export type SettingSource = 'project' | 'user' | 'all';
+/**
+ * The reference SDK's layer names. Cairn loads `project` and `user` (`all` = both); `team`, `mdm` and
+ * `plugins` name layers Cairn has no equivalent of and are refused at Agent.create.
+ */
+export type SettingSource = 'project' | 'user' | 'team' | 'mdm' | 'plugins' | 'all';
 
 export interface ResolvedSettingSources {
   /** Load the workspace layer: `.cairn/` and `.cursor/` rules, `AGENTS.md`, `permissions.json`. */

@@ -79,6 +79,21 @@ describe('auto model router', () => {
     expect(registry().resolveModel('auto', { env: {}, providers: { beta: { apiKey: 'k' } }, params: [{ id: 'optimize_for', value: 'cost' }] }).id).toBe('beta/beta-small');
   });
 
+  it('is the same router as auto-smart and as auto; optimize_for stays with the router, the chosen model gets its own params', () => {
+    const env = { ALPHA_API_KEY: 'a', BETA_API_KEY: 'b' };
+    const params = [{ id: 'optimize_for', value: 'cost' }, { id: 'reasoning_effort', value: 'high' }];
+    const smart = registry().resolveModel('auto-smart', { env, params });
+    expect(smart.id).toBe('alpha/alpha-nano');
+    expect(smart.callParams).toEqual({ reasoning_effort: 'high' });
+    expect(registry().resolveModel('auto', { env, params }).id).toBe('alpha/alpha-nano');
+    expect(registry().resolveModel('auto-smart', { env, params: [{ id: 'optimize_for', value: 'intelligence' }] }).callParams).toBeUndefined();
+    // Without optimize_for both pick as for balanced.
+    expect(registry().resolveModel('auto-smart', { env }).auto?.optimizeFor).toBe('balanced');
+    expect(() => registry().resolveModel('auto-smart', { env, params: [{ id: 'reasoning_effort', value: 'max' }] })).toThrow(/must be one of low, high \(got max\)/);
+    // A key belongs to one provider; the router may pick another.
+    expect(() => registry().resolveModel('auto-smart', { env, apiKey: 'sk-1' })).toThrow(/apiKey cannot be used with the router \(auto-smart, auto\).*providers\.<id>\.apiKey/);
+  });
+
   it('falls back to the nearest tier when the wanted one is empty', () => {
     const onlyFrontier = fakeProvider('gamma', [entry('gamma', 'gamma-big', 'frontier', 3, 15), entry('gamma', 'gamma-untiered', undefined, 0.01, 0.01)]);
     const choice = chooseAutoModel((onlyFrontier.models?.() ?? []).map((model) => ({ provider: onlyFrontier, entry: model })), 'cost');

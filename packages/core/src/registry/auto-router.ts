@@ -1,19 +1,30 @@
 import { ConfigurationError } from '../spec/errors/index.js';
-import type { ModelCatalogEntry, ModelParameterDefinition, ModelSelection, ProviderSettings, ProviderV1 } from '../spec/provider/v1/index.js';
+import type { CatalogParameterDefinition, ModelCatalogEntry, ModelSelection, ProviderSettings, ProviderV1 } from '../spec/provider/v1/index.js';
+import { isProviderConfigured } from './model-id.js';
 
-/** The model id that lets Cairn pick a model from the configured providers' catalogs. */
+/** The router's model id, as `Cairn.models.list()` lists it; takes `optimize_for`. */
+export const routerModelId = 'auto-smart';
+/** The router's first id, kept: the same router (an alias of `auto-smart`). */
 export const autoModelId = 'auto';
+
+/** Whether a model id asks the router to pick the model. */
+export function isRouterModelId(modelId: string): boolean {
+  return modelId === routerModelId || modelId === autoModelId;
+}
 
 export type OptimizeFor = 'cost' | 'balanced' | 'intelligence';
 
 const optimizeForValues: OptimizeFor[] = ['cost', 'balanced', 'intelligence'];
 
-/** The one parameter of `auto`; added to the chosen entry so the selection's params validate. */
-export const optimizeForParameter: ModelParameterDefinition = {
+/** The router's one parameter; added to the chosen entry so the selection's params validate. */
+export const optimizeForParameter: CatalogParameterDefinition = {
   id: 'optimize_for',
-  description: 'What the auto router optimizes for: the cheapest fast model, a balanced one, or a frontier model.',
+  displayName: 'Optimize for',
+  description: 'What the router optimizes for: the cheapest fast model, a balanced one, or a frontier model.',
   type: 'enum',
   values: optimizeForValues,
+  valueDisplayNames: { cost: 'Cost', balanced: 'Balance', intelligence: 'Intelligence' },
+  // Without optimize_for the router picks as for balanced (what `auto` always did).
   default: 'balanced',
 };
 
@@ -50,7 +61,7 @@ export function optimizeForOf(params: ModelSelection['params']): OptimizeFor {
   const value = params?.find((param) => param.id === 'optimize_for')?.value;
   if (value === undefined) return 'balanced';
   if (!optimizeForValues.includes(value as OptimizeFor)) {
-    throw new ConfigurationError(`Parameter "optimize_for" of the auto model must be one of ${optimizeForValues.join(', ')} (got ${String(value)}).`);
+    throw new ConfigurationError(`Parameter "optimize_for" of the router (${routerModelId}) must be one of ${optimizeForValues.join(', ')} (got ${String(value)}).`);
   }
   return value as OptimizeFor;
 }
@@ -91,13 +102,12 @@ export function chooseAutoModel(candidates: AutoCandidate[], optimizeFor: Optimi
 
 /** The catalog entries of every configured provider, as auto candidates. */
 export function autoCandidates(providers: ProviderV1[], options: AutoRouteOptions): AutoCandidate[] {
-  const env = options.env ?? process.env;
   return providers
-    .filter((provider) => provider.isConfigured?.({ settings: options.providers?.[provider.id] ?? {}, env }) ?? true)
+    .filter((provider) => isProviderConfigured(provider, options))
     .flatMap((provider) => (provider.models?.() ?? []).map((entry) => ({ provider, entry })));
 }
 
-/** Resolves `auto` to a concrete catalog model of a configured provider, or explains why it cannot. */
+/** Resolves the router (`auto-smart`, `auto`) to a concrete catalog model of a configured provider, or explains why it cannot. */
 export function routeAutoModel(providers: ProviderV1[], options: AutoRouteOptions): AutoChoice {
   const optimizeFor = optimizeForOf(options.params);
   const candidates = autoCandidates(providers, options);
@@ -106,11 +116,11 @@ export function routeAutoModel(providers: ProviderV1[], options: AutoRouteOption
   if (candidates.length === 0) {
     const keys = [...new Set(providers.flatMap((provider) => provider.apiKeyEnv ?? []))];
     throw new ConfigurationError(
-      `The "auto" model needs at least one configured provider with a model catalog, and none is configured. ${
+      `The router ("${routerModelId}", "${autoModelId}") needs at least one configured provider with a model catalog, and none is configured. ${
         keys.length ? `Set one of ${keys.join(', ')}` : 'Register a provider plugin'
       } (or pass providers.<id>.apiKey), or choose a model such as "ollama/qwen3" explicitly.`,
     );
   }
   const configured = [...new Set(candidates.map(({ provider }) => provider.id))].join(', ');
-  throw new ConfigurationError(`The "auto" model found no tool-capable model with a tier in the catalogs of the configured providers (${configured}). Choose a model explicitly, as "provider/model".`);
+  throw new ConfigurationError(`The router ("${routerModelId}") found no tool-capable model with a tier in the catalogs of the configured providers (${configured}). Choose a model explicitly, as "provider/model".`);
 }

@@ -6,17 +6,24 @@ import type { CairnPlugin } from '../spec/plugin/v1/index.js';
 import type { ModelCatalogEntry, ModelSelection, ProviderSettings, ProviderV1 } from '../spec/provider/v1/index.js';
 import type { AgentStore } from '../spec/store/v1/index.js';
 import type { ToolDefinition } from '../spec/tool/v1/index.js';
-import { type AutoChoice, autoModelId, optimizeForParameter, routeAutoModel } from './auto-router.js';
+import { type AutoChoice, isRouterModelId, optimizeForParameter, routeAutoModel } from './auto-router.js';
+import { isProviderConfigured, locateModel, tryLocateModel } from './model-id.js';
+import { type CallParams, parseModelParams } from './model-params.js';
 import { validateMode } from './validate-mode.js';
 
 export interface ResolvedModel {
   model: LanguageModelV1;
   provider: ProviderV1;
-  /** `provider/model` as the user wrote it (aliases resolved to the catalog id). */
+  /** `provider/model`: the provider found for the id, aliases resolved to the catalog id. */
   id: string;
   catalog?: ModelCatalogEntry;
-  /** Set when the selection was `auto`: what the router optimized for and why it chose `id`. */
+  /** Set when the selection was the router (`auto-smart`, `auto`): what it optimized for and why it chose `id`. */
   auto?: Pick<AutoChoice, 'optimizeFor' | 'reason'>;
+  /**
+   * The selection's params checked against the catalog and parsed by type, for
+   * `LanguageModelV1CallOptions.params`; the router's own `optimize_for` is not among them.
+   */
+  callParams?: CallParams;
 }
 
 export interface ResolveModelOptions {
@@ -24,7 +31,7 @@ export interface ResolveModelOptions {
   /** Key for the selected model's provider (AgentOptions.apiKey). */
   apiKey?: string;
   env?: Record<string, string | undefined>;
-  /** The selection's params; `auto` reads `optimize_for` from them. */
+  /** The selection's params, checked against the catalog (`callParams`); the router reads `optimize_for` from them. */
   params?: ModelSelection['params'];
 }
 
@@ -38,6 +45,10 @@ export interface Registry {
   mode(id: string): ModeDefinition | undefined;
   modes(): ModeDefinition[];
   store(name: string): ((options: { home: string }) => AgentStore) | undefined;
+  /**
+   * `provider/model`, a catalog id or alias without the provider (`gpt-5.2`), or the router
+   * (`auto-smart`, `auto`). Throws a ConfigurationError naming close matches for an unknown id.
+   */
   resolveModel(modelId: string, options?: ResolveModelOptions): ResolvedModel;
   resolveEmbeddingModel(modelId: string, options?: ResolveModelOptions): EmbeddingModelV1;
   /** Catalog entries of every provider that is configured (key present or none needed). */
@@ -78,13 +89,15 @@ export function createRegistry(plugins: CairnPlugin[] = []): Registry {
     modes: () => [...modeMap.values()],
     store: (name) => storeMap.get(name),
     resolveModel(modelId, options = {}) {
-      if (modelId === autoModelId) return resolveAuto([...providerMap.values()], options);
-      const { provider, localId } = splitModelId(modelId, providerMap);
-      const catalog = findCatalogEntry(provider, localId);
+      if (isRouterModelId(modelId)) return resolveAuto([...providerMap.values()], options);
+      const { provider, localId, entry: catalog } = locateModel(modelId, providerMap, options);
+      const id = `${provider.id}/${localId}`;
+      // Parameters first: a wrong one is the caller's to fix, whatever the provider says about keys.
+      const callParams = parseModelParams(options.params, catalog ? (catalog.params ?? []) : undefined, id);
       const settings = { ...(options.providers?.[provider.id] ?? {}) };
       if (options.apiKey && !settings.apiKey) settings.apiKey = options.apiKey;
-      const model = provider.languageModel(catalog?.id ?? localId, { settings, env: options.env ?? process.env });
-      return { model, provider, id: `${provider.id}/${catalog?.id ?? localId}`, ...(catalog ? { catalog } : {}) };
+      const model = provider.languageModel(localId, { settings, env: options.env ?? process.env });
+      return { model, provider, id, ...(catalog ? { catalog } : {}), ...(callParams ? { callParams } : {}) };
     },
     resolveEmbeddingModel(modelId, options = {}) {
       const { provider, localId } = splitModelId(modelId, providerMap);
@@ -93,18 +106,10 @@ export function createRegistry(plugins: CairnPlugin[] = []): Registry {
       return provider.embeddingModel(localId, { settings, env: options.env ?? process.env });
     },
     listModels(options = {}) {
-      const env = options.env ?? process.env;
-      return [...providerMap.values()]
-        .filter((provider) => provider.isConfigured?.({ settings: options.providers?.[provider.id] ?? {}, env }) ?? true)
-        .flatMap((provider) => provider.models?.() ?? []);
+      return [...providerMap.values()].filter((provider) => isProviderConfigured(provider, options)).flatMap((provider) => provider.models?.() ?? []);
     },
     catalogEntry(modelId) {
-      try {
-        const { provider, localId } = splitModelId(modelId, providerMap);
-        return findCatalogEntry(provider, localId);
-      } catch {
-        return undefined;
-      }
+      return tryLocateModel(modelId, providerMap)?.entry;
     },
   };
   for (const plugin of plugins) registry.use(plugin);
@@ -112,24 +117,33 @@ export function createRegistry(plugins: CairnPlugin[] = []): Registry {
 }
 
 /**
- * `auto`: the router picks a catalog model of a configured provider; the result is that concrete
- * model (its id is what the run reports), with `optimize_for` added to the catalog entry's params so
- * the selection validates. `apiKey` is not applied: it belongs to one provider, and auto may pick another.
+ * The router: picks a catalog model of a configured provider; the result is that concrete model (its
+ * id is what the run reports), with `optimize_for` added to the catalog entry's params so the
+ * selection validates; the chosen model's own params are accepted too. An `apiKey` is refused: it
+ * belongs to one provider, and the router may pick another.
  */
 function resolveAuto(providers: ProviderV1[], options: ResolveModelOptions): ResolvedModel {
+  if (options.apiKey) {
+    throw new ConfigurationError(
+      'apiKey cannot be used with the router (auto-smart, auto): it picks among the configured providers, and a key belongs to one of them. Give each provider its key as providers.<id>.apiKey or its key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY), or choose a model of the key\'s provider.',
+    );
+  }
   const env = options.env ?? process.env;
   const choice = routeAutoModel(providers, { ...(options.providers ? { providers: options.providers } : {}), env, ...(options.params ? { params: options.params } : {}) });
+  const id = `${choice.provider.id}/${choice.entry.id}`;
+  const catalog = { ...choice.entry, params: [...(choice.entry.params ?? []), optimizeForParameter] };
+  const { [optimizeForParameter.id]: _routerOnly, ...modelParams } = parseModelParams(options.params, catalog.params, id) ?? {};
   const settings = { ...(options.providers?.[choice.provider.id] ?? {}) };
   const model = choice.provider.languageModel(choice.entry.id, { settings, env });
-  const catalog = { ...choice.entry, params: [...(choice.entry.params ?? []), optimizeForParameter] };
-  return { model, provider: choice.provider, id: `${choice.provider.id}/${choice.entry.id}`, catalog, auto: { optimizeFor: choice.optimizeFor, reason: choice.reason } };
+  const callParams = Object.keys(modelParams).length ? { callParams: modelParams } : {};
+  return { model, provider: choice.provider, id, catalog, auto: { optimizeFor: choice.optimizeFor, reason: choice.reason }, ...callParams };
 }
 
 function splitModelId(modelId: string, providers: Map<string, ProviderV1>): { provider: ProviderV1; localId: string } {
   const slash = modelId.indexOf('/');
   if (slash <= 0 || slash === modelId.length - 1) {
     throw new ConfigurationError(
-      `Model "${modelId}" is not of the form "provider/model" (for example "openai/gpt-5.2", "anthropic/claude-sonnet-4-5", "ollama/qwen3"). Known providers: ${[...providers.keys()].join(', ') || 'none registered'}.`,
+      `Embedding model "${modelId}" is not of the form "provider/model" (for example "openai/text-embedding-3-small", "google/gemini-embedding-001"). Known providers: ${[...providers.keys()].join(', ') || 'none registered'}.`,
     );
   }
   const providerId = modelId.slice(0, slash);
@@ -140,9 +154,4 @@ function splitModelId(modelId: string, providers: Map<string, ProviderV1>): { pr
     );
   }
   return { provider, localId: modelId.slice(slash + 1) };
-}
-
-function findCatalogEntry(provider: ProviderV1, localId: string): ModelCatalogEntry | undefined {
-  const models = provider.models?.() ?? [];
-  return models.find((entry) => entry.id === localId) ?? models.find((entry) => entry.aliases?.includes(localId));
 }

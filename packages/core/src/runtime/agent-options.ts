@@ -1,10 +1,11 @@
 import type { RetryPolicy } from '../model-call/retry-policy.js';
 import type { Registry } from '../registry/registry.js';
-import type { InteractionUpdate } from '../spec/events/v1/index.js';
+import type { ConversationStep, InteractionUpdate } from '../spec/events/v1/index.js';
 import type { ModelSelection, ProviderSettings } from '../spec/provider/v1/index.js';
 import type { AgentStore } from '../spec/store/v1/index.js';
 import type { CustomTool, ToolName } from '../spec/tool/v1/index.js';
 import type { CanUseTool, PermissionRules } from '../permissions/index.js';
+import type { SettingSource } from '../config/setting-sources.js';
 import type { AgentHooks, CompactionPolicy } from './compaction.js';
 import type { ApproveModeSwitch } from './mode-switch.js';
 
@@ -18,11 +19,25 @@ export interface SandboxOptions {
   network?: { allow: string[] };
 }
 
+/** An MCP server, as the reference SDK declares one (stdio, or HTTP / SSE). Not supported yet: passing one throws. */
+export type McpServerConfig =
+  | { type?: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
+  | { type?: 'http' | 'sse'; url: string; headers?: Record<string, string>; auth?: { CLIENT_ID: string; CLIENT_SECRET?: string; scopes?: string[] } };
+
+/** A named subagent, as the reference SDK declares one. Not supported yet: passing `agents` throws. */
+export interface AgentDefinition {
+  description: string;
+  prompt: string;
+  model?: 'inherit' | string | ModelSelection;
+  tools?: ToolName[];
+}
+
 export interface LocalOptions {
   /** The workspace root; every tool is confined to it. */
   cwd: string;
   store?: AgentStore;
-  settingSources?: Array<'project' | 'user' | 'all'>;
+  /** Which on-disk layers load (default: project and user instructions, restricting rules only). */
+  settingSources?: SettingSource[];
   customTools?: Record<string, CustomTool>;
   sandboxOptions?: SandboxOptions;
   autoReview?: boolean;
@@ -30,6 +45,14 @@ export interface LocalOptions {
 
 export interface AgentOptions {
   model?: ModelSelection | string;
+  /** Create the agent under this id instead of a generated `agent-<uuid>` (must not exist yet). */
+  agentId?: string;
+  /** Not supported yet (subagents): passing it throws a ConfigurationError. */
+  agents?: Record<string, AgentDefinition>;
+  /** Not supported yet: passing it throws a ConfigurationError. */
+  mcpServers?: Record<string, McpServerConfig>;
+  /** Cloud agents are out of Cairn's scope: passing it throws a ConfigurationError. */
+  cloud?: Record<string, unknown>;
   apiKey?: string;
   mode?: string;
   name?: string;
@@ -79,9 +102,18 @@ export interface SendOptions {
   model?: ModelSelection | string;
   /** Mode for this run only. */
   mode?: string;
-  onDelta?: (event: { update: InteractionUpdate }) => void | Promise<void>;
-  onStep?: (event: { step: StepSummary }) => void | Promise<void>;
+  /**
+   * Every fine-grained update, awaited before the next one (backpressure). Declared as a method so a
+   * handler typed for the reference SDK's narrower update union is accepted too.
+   */
+  onDelta?(event: { update: InteractionUpdate }): void | Promise<void>;
+  /** Called once per conversation step (an assistant message, a finished tool call, a thinking block), awaited. */
+  onStep?(event: { step: ConversationStep }): void | Promise<void>;
   local?: { customTools?: Record<string, CustomTool>; force?: boolean };
+  /** Not supported yet: passing it throws a ConfigurationError. */
+  mcpServers?: Record<string, McpServerConfig>;
+  /** Cloud agents are out of Cairn's scope: passing it throws a ConfigurationError. */
+  cloud?: Record<string, unknown>;
   signal?: AbortSignal;
   maxSteps?: number;
   /**
@@ -91,12 +123,4 @@ export interface SendOptions {
    * plan in the conversation, `true` changes nothing.
    */
   approvePlan?: boolean;
-}
-
-export interface StepSummary {
-  step: number;
-  mode: string;
-  text: string;
-  toolCalls: Array<{ callId: string; name: string; isError: boolean }>;
-  finishReason: string;
 }

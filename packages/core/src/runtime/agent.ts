@@ -1,6 +1,6 @@
 import type { ResolvedModel } from '../registry/registry.js';
 import { ConfigurationError } from '../spec/errors/index.js';
-import type { AgentUsage, RunEvent } from '../spec/events/v1/index.js';
+import type { AgentUsage, InteractionUpdate, RunEvent } from '../spec/events/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ModelSelection } from '../spec/provider/v1/index.js';
 import type { AgentRecord, AgentStore, RunRecord } from '../spec/store/v1/index.js';
@@ -11,50 +11,57 @@ import { ConversationCheckpointer, loadConversation } from './conversation-check
 import { repairConversation } from './conversation-repair.js';
 import { agentUsage } from './cost.js';
 import { fallbackAgentMode } from './default-modes.js';
-import { resolveModelSelection, normalizeModelSelection } from './model-selection.js';
+import { normalizeModelSelection, resolveModelSelection, selectionOf } from './model-selection.js';
 import { Run, type RunResult } from './run.js';
 import { RunEventLog } from './run-event-log.js';
 import { executeRun, type RunOutcome } from './run-executor.js';
 import { rewindAgent, type RewindReport } from './rewind.js';
-import { emptyUsage } from './token-usage.js';
 import { customToolsToDefinitions } from './tool-set.js';
+import { validateCustomTools } from './custom-tools.js';
+import { normalizeUserMessage } from './user-message-input.js';
 import { buildUserMessage, type UserMessage } from './user-message.js';
 import { createPermissionChecker } from './permission-checker.js';
 import { compactionBudget, defaultKeepRecentTurns } from './compaction.js';
 import { planApprovalAtSend } from './mode-switch.js';
-import { loadSendSettings, queryRuleReminders } from './settings-for-send.js';
+import { assertLoadableConfigFiles, loadSendSettings, queryRuleReminders } from './settings-for-send.js';
+import { assertSettingSources, assertSupportedOptions, assertToolNames } from './agent-option-checks.js';
 import { closeRun, recoverInterruptedRuns } from './recovery.js';
-import { AgentLease } from './agent-lease.js';
+import { agentTurnQueue, type AgentTurnQueue } from './agent-turn-queue.js';
 import { runMessage, runStartEvents } from './run-start-events.js';
-import { type Artifact, listAgentArtifacts, recordRunFileChange } from './file-changes.js';
+import { sdkStatusOf } from './status-message.js';
+import { addUsage, emptyUsage } from './token-usage.js';
+import { recordRunFileChange } from './file-changes.js';
+import { listAgentArtifacts, readAgentArtifact, type SDKArtifact } from './agent-artifacts.js';
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
 export class CairnAgent {
   private selection: ModelSelection;
+  /** What `agent.model` shows: undefined on a resume that named no model, until a send overrides it. */
+  private shownSelection: ModelSelection | undefined;
   private resolved: ResolvedModel;
-  private queue: Promise<unknown> = Promise.resolve();
-  private pending = 0;
-  /** Controllers of runs queued or running in this process: `local.force` aborts them all. */
-  private readonly inFlight = new Set<AbortController>();
+  /** The last send of this handle: close() waits for it. */
+  private lastSend: Promise<unknown> = Promise.resolve();
   private closed = false;
   private currentMode: string;
-  private readonly lease: AgentLease;
-  private leasing: Promise<void> = Promise.resolve();
+  private readonly turns: AgentTurnQueue;
 
   private constructor(
     private readonly runtime: AgentRuntime,
     private record: AgentRecord,
     private readonly options: AgentOptions,
     private readonly store: AgentStore,
+    showModel = true,
   ) {
     this.selection = record.model;
+    this.shownSelection = showModel ? record.model : undefined;
     this.currentMode = record.mode;
     this.resolved = resolveModelSelection(runtime.registry, this.selection, options);
-    this.lease = new AgentLease(store, record.agentId, runtime.owner, runtime.leaseTtlMs);
+    this.turns = agentTurnQueue(runtime, store, record.agentId);
   }
 
   /** @internal Use Agent.create. */
   static async create(runtime: AgentRuntime, options: AgentOptions): Promise<CairnAgent> {
+    assertSupportedOptions(options, 'Agent.create');
     const cwd = options.local?.cwd;
     if (!cwd) throw new ConfigurationError('Agent.create needs local.cwd: the workspace folder the agent works in.');
     const { canonicalWorkspaceRoot } = await import('../node/workspace-path.js');
@@ -65,9 +72,11 @@ export class CairnAgent {
     const model = normalizeModelSelection(options.model ?? options.env?.CAIRN_MODEL ?? process.env.CAIRN_MODEL);
     const mode = options.mode ?? 'agent';
     assertMode(runtime, mode);
+    await checkAgentOptions(runtime, options, 'Agent.create', root);
+    const agentId = options.agentId === undefined ? newId('agent') : await freshAgentId(store, options.agentId);
     const now = Date.now();
     const record: AgentRecord = {
-      agentId: newId('agent'),
+      agentId,
       cwd: root,
       model,
       mode,
@@ -85,12 +94,14 @@ export class CairnAgent {
 
   /** @internal Use Agent.resume. */
   static async load(runtime: AgentRuntime, agentId: string, options: Partial<AgentOptions>): Promise<CairnAgent> {
+    assertSupportedOptions(options, 'Agent.resume');
     const store = options.local?.store ?? runtime.store();
     const record = await store.agents.get(agentId);
     if (!record) throw new ConfigurationError(`No agent ${agentId} in the store. List agents with Agent.list() (or \`cairn agents\`).`);
     const model = options.model ? normalizeModelSelection(options.model) : record.model;
     const merged: AgentOptions = { ...options, model, local: { ...options.local, cwd: options.local?.cwd ?? record.cwd } };
-    const agent = new CairnAgent(runtime, { ...record, model }, merged, store);
+    await checkAgentOptions(runtime, merged, 'Agent.resume', merged.local?.cwd ?? record.cwd);
+    const agent = new CairnAgent(runtime, { ...record, model }, merged, store, options.model !== undefined);
     await recoverInterruptedRuns(store, record, runtime.owner);
     agent.record = (await store.agents.get(agentId)) ?? record;
     return agent;
@@ -100,9 +111,12 @@ export class CairnAgent {
     return this.record.agentId;
   }
 
-  /** The model of the next send, as `provider/model`. */
-  get model(): string {
-    return this.resolved.id;
+  /**
+   * The agent's model selection, as given to create() or the last send() that overrode it (sticky).
+   * Undefined after a resume that named no model: the stored selection still drives the runs.
+   */
+  get model(): ModelSelection | undefined {
+    return this.shownSelection;
   }
 
   get cwd(): string {
@@ -115,34 +129,30 @@ export class CairnAgent {
 
   async send(message: string | UserMessage, options: SendOptions = {}): Promise<Run> {
     if (this.closed) throw new ConfigurationError('This agent was closed. Resume it with Agent.resume(agentId) to send again.');
+    assertSupportedOptions(options, 'send');
     if (options.model) {
       const selection = normalizeModelSelection(options.model);
       this.resolved = resolveModelSelection(this.runtime.registry, selection, this.options);
       this.selection = selection;
+      this.shownSelection = selection;
     }
     const runMode = options.mode ?? this.currentMode;
     assertMode(this.runtime, runMode);
-    const userMessage: UserMessage = typeof message === 'string' ? { text: message } : message;
+    // Tools that replace the agent's for this run are checked now: a bad one is an error of send(), not a failed run.
+    if (options.local?.customTools !== undefined) validateCustomTools(options.local.customTools, this.runtime.registry.tools());
+    const userMessage = normalizeUserMessage(message);
     if (!userMessage.text?.trim() && !userMessage.images?.length) throw new ConfigurationError('send() needs a non-empty message.');
     const runId = newId('run');
-    if (options.local?.force) for (const earlier of this.inFlight) earlier.abort();
-    // Sends made while the first one is still taking the lease share its outcome.
-    if (this.pending === 0) this.leasing = this.lease.acquire(runId, options.local?.force === true, this.record);
-    this.pending++;
-    try {
-      await this.leasing;
-    } catch (error) {
-      this.pending--;
-      throw error;
-    }
+    await this.turns.admit(runId, options.local?.force === true, this.record);
     const now = Date.now();
     const record: RunRecord = {
       runId,
       agentId: this.agentId,
-      requestId: newId('req'),
+      requestId: globalThis.crypto.randomUUID(),
       status: 'running',
       mode: runMode,
       model: this.resolved.id,
+      ...(this.runSelection().params ? { modelParams: this.runSelection().params } : {}),
       prompt: userMessage.text,
       createdAt: now,
       updatedAt: now,
@@ -152,7 +162,6 @@ export class CairnAgent {
     await this.store.runs.create(record);
     const log = new RunEventLog(this.store.runEvents, runId);
     const controller = new AbortController();
-    this.inFlight.add(controller);
     if (options.signal) {
       if (options.signal.aborted) controller.abort();
       else options.signal.addEventListener('abort', () => controller.abort(), { once: true });
@@ -160,15 +169,9 @@ export class CairnAgent {
     let resolveDone!: (result: RunResult) => void;
     const done = new Promise<RunResult>((resolve) => (resolveDone = resolve));
     const run = new Run(this.store, record, { log, cancel: () => controller.abort(), done });
-    const previous = this.queue;
-    this.queue = previous
-      .then(() => this.execute(run, record, log, controller, userMessage, runMode, options))
-      .then(resolveDone, async (error: unknown) => resolveDone(await this.failedResult(run, error)))
-      .finally(() => {
-        this.inFlight.delete(controller);
-        this.pending--;
-        if (this.pending === 0) this.lease.release(runId);
-      });
+    this.lastSend = this.turns
+      .enqueue(runId, controller, () => this.execute(run, record, log, controller, userMessage, runMode, options).catch((error: unknown) => this.failedResult(run, error)))
+      .then(resolveDone);
     return run;
   }
 
@@ -187,7 +190,7 @@ export class CairnAgent {
     let record: RunRecord = { ...initial, checkpointBefore: (await this.store.agents.get(this.agentId))?.checkpointRoot ?? this.record.checkpointRoot };
     const append = (events: RunEvent[]) => log.append(events);
     const message = runMessage(this.agentId, run.id);
-    const stopHeartbeat = await this.lease.keepAlive(run.id, controller);
+    const stopHeartbeat = await this.turns.lease.keepAlive(run.id, controller);
     try {
       const latest = await this.store.agents.get(this.agentId);
       if (latest) this.record = latest;
@@ -230,16 +233,17 @@ export class CairnAgent {
           ? { from: snapshot.mode, source: 'user' as const }
           : undefined;
       await append(runStartEvents({
-        message, model: this.resolved.id, toolNames: tools.map((tool) => tool.name), mode: mode.id, cwd: this.record.cwd, userText: userMessage.text,
+        message, model: this.runSelection(), toolNames: tools.map((tool) => tool.name), mode: mode.id, cwd: this.record.cwd, userText: userMessage.text,
         ...(modeChange ? { modeChange } : {}),
         ...(decided.approval ? { approvalUpdate: decided.approval.update } : {}),
+        ...(this.options.local?.autoReview ? { notices: [autoReviewFallbackNotice] } : {}),
       }));
       const permissions = createPermissionChecker(this.options, this.record.cwd, settings.config.permissionLayers);
       const budget = compactionBudget(this.options.compaction, this.resolved.catalog);
       const outcome: RunOutcome = 'error' in settingsResult
-        ? { status: 'error', result: '', usage: emptyUsage(), messages: history, mode: mode.id, error: { message: settingsResult.error.message, code: settingsResult.error.code ?? 'configuration_error' } }
+        ? { status: 'error', result: '', messages: history, mode: mode.id, error: { message: settingsResult.error.message, code: settingsResult.error.code ?? 'configuration_error' } }
         : controller.signal.aborted
-        ? { status: 'cancelled', result: '', usage: emptyUsage(), messages: [...history, user], mode: mode.id, error: { message: 'The run was cancelled.', code: 'cancelled' } }
+        ? { status: 'cancelled', result: '', messages: [...history, user], mode: mode.id, error: { message: 'The run was cancelled.', code: 'cancelled' } }
         : await executeRun({
             runId: run.id,
             agentId: this.agentId,
@@ -276,7 +280,10 @@ export class CairnAgent {
             // The explicit bypass reaches the tools too: they re-check protected paths at write time.
             toolSettings: { ...(this.options.toolSettings ?? {}), ...(this.options.allowProtectedPathWrites ? { allowProtectedPathWrites: true } : {}) },
             signal: controller.signal,
-            ...(options.onDelta ? { onDelta: options.onDelta } : {}),
+            onDelta: async (event) => {
+              await this.recordTurnUsage(run, event.update);
+              await options.onDelta?.(event);
+            },
             ...(options.onStep ? { onStep: options.onStep } : {}),
             // Parallel tools record changes one at a time: each read-modify-write of fileChanges sees the last.
             onFileChange: (change, toolCallId) => {
@@ -291,13 +298,13 @@ export class CairnAgent {
       if (outcome.mode !== runMode) this.currentMode = outcome.mode;
       this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, mode: this.currentMode, model: this.selection, updatedAt: Date.now() });
       // The final status event goes first: a reader that sees the record ended then finds it in the log.
-      await append([message({ type: 'status', status: outcome.status, ...(outcome.error ? { error: outcome.error, message: outcome.error.message } : {}) })]);
+      await append([message({ type: 'status', status: sdkStatusOf(outcome.status), ...(outcome.error ? { error: outcome.error, message: outcome.error.message } : {}) })]);
       const finishedAt = Date.now();
       record = await this.store.runs.update(run.id, {
         status: outcome.status,
         result: outcome.result,
         ...(outcome.error ? { error: outcome.error } : {}),
-        usage: outcome.usage,
+        ...(outcome.usage ? { usage: outcome.usage } : {}),
         finishedAt,
         updatedAt: finishedAt,
         durationMs: finishedAt - started,
@@ -311,6 +318,17 @@ export class CairnAgent {
     } finally {
       stopHeartbeat();
     }
+  }
+
+  /**
+   * `run.usage` is the running total while the run is in flight: each turn that reported usage adds
+   * to the run's record (in the store too, so Agent.getRun readers see it).
+   */
+  private async recordTurnUsage(run: Run, update: InteractionUpdate): Promise<void> {
+    if (update.type !== 'turn-ended' || !update.usage) return;
+    const turn = { ...update.usage, totalTokens: update.usage.totalTokens ?? update.usage.inputTokens + update.usage.outputTokens };
+    const usage = addUsage(run.usage ?? emptyUsage(), turn);
+    run.updateRecord(await this.store.runs.update(run.id, { usage, updatedAt: Date.now() }));
   }
 
   /** The run threw (a store or checkpoint failure): end it in the store too, so streams and other processes see it end. */
@@ -335,31 +353,33 @@ export class CairnAgent {
     return sandbox?.enabled ? { profile: 'workspace-write', networkAllow, required: true } : { profile: 'none', networkAllow: [], required: false };
   }
 
+  /** The model a run uses as run.model shows it: the concrete id with the selection's params. */
+  private runSelection(): ModelSelection {
+    return selectionOf(this.resolved, this.selection);
+  }
+
+  /** The selection's params as the model takes them: checked and typed by the catalog when the model was resolved. */
   private selectionParams(): Record<string, string | number | boolean> | undefined {
-    if (!this.selection.params?.length) return undefined;
-    return Object.fromEntries(this.selection.params.map((param) => [param.id, param.value]));
+    return this.resolved.callParams;
   }
 
   async getUsage(): Promise<AgentUsage> {
     return agentUsage(this.store, this.runtime.registry, this.agentId);
   }
 
-  /** Files the agent changed, newest change last, with their current content hash. */
-  listArtifacts(): Promise<Artifact[]> {
+  /** The files the agent wrote and did not delete, least recently written first. */
+  listArtifacts(): Promise<SDKArtifact[]> {
     return listAgentArtifacts(this.store, this.agentId);
   }
 
-  async downloadArtifact(path: string): Promise<Uint8Array> {
-    const artifact = (await this.listArtifacts()).find((entry) => entry.path === path);
-    if (!artifact?.afterHash) throw new ConfigurationError(`No artifact ${path}: the agent did not write it, or deleted it.`);
-    const bytes = await this.store.checkpoints.getBlob(artifact.afterHash);
-    if (!bytes) throw new ConfigurationError(`The content of ${path} is missing from the store.`);
-    return bytes;
+  /** The content the agent last wrote to `path` (a path from listArtifacts). */
+  downloadArtifact(path: string): Promise<Buffer> {
+    return readAgentArtifact(this.store, { agentId: this.agentId, cwd: this.record.cwd }, path);
   }
 
   /** A new agent that starts from this agent's conversation (same checkpoint root, shared blobs). */
   async fork(options: { name?: string } = {}): Promise<CairnAgent> {
-    await this.queue;
+    await this.lastSend.catch(() => undefined);
     const now = Date.now();
     const record: AgentRecord = { ...this.record, agentId: newId('agent'), createdAt: now, updatedAt: now, lease: null, ...(options.name ? { name: options.name } : {}) };
     await this.store.agents.put(record);
@@ -368,7 +388,7 @@ export class CairnAgent {
 
   /** Restore files and conversation to before `toRunId`; files changed outside the agent are reported, not overwritten. */
   async rewind(toRunId: string): Promise<RewindReport> {
-    await this.queue;
+    await this.lastSend.catch(() => undefined);
     const report = await rewindAgent(this.store, this.record, toRunId);
     this.record = (await this.store.agents.get(this.agentId)) ?? this.record;
     return report;
@@ -386,12 +406,36 @@ export class CairnAgent {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.queue.catch(() => undefined);
+    await this.lastSend.catch(() => undefined);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
+}
+
+/**
+ * local.autoReview asks for a classifier that reviews shell, MCP and fetch calls. The reference SDK
+ * falls back to the default behaviour where no classifier is available, as here; the run says so.
+ */
+const autoReviewFallbackNotice = 'local.autoReview: no auto-review classifier is available, so tool calls follow the permission rules and defaultPermission as usual.';
+
+/** Checks every create/resume makes before an agent exists: nothing accepted here is silently ignored later. */
+async function checkAgentOptions(runtime: AgentRuntime, options: Partial<AgentOptions>, where: string, cwd: string): Promise<void> {
+  assertSettingSources(options.local?.settingSources, where);
+  const tools = [...runtime.registry.tools(), ...validateCustomTools(options.local?.customTools, runtime.registry.tools())];
+  assertToolNames(options, tools, { where, cwd, settings: options.toolSettings ?? {} });
+  await assertLoadableConfigFiles(options, cwd);
+}
+
+/** A caller-chosen agent id: the reference SDK's `agentId` option; it must be new. */
+async function freshAgentId(store: AgentStore, agentId: string): Promise<string> {
+  if (typeof agentId !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(agentId)) {
+    throw new ConfigurationError(`agentId "${String(agentId)}" is not valid: use 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit.`);
+  }
+  if (agentId.startsWith('bc-')) throw new ConfigurationError(`agentId "${agentId}" starts with "bc-", the prefix of cloud agents; choose another id.`);
+  if (await store.agents.get(agentId)) throw new ConfigurationError(`An agent ${agentId} already exists. Continue it with Agent.resume("${agentId}"), or choose another agentId.`);
+  return agentId;
 }
 
 function assertMode(runtime: AgentRuntime, id: string): ModeDefinition {

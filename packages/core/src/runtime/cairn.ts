@@ -1,19 +1,19 @@
 import { createRegistry, type Registry } from '../registry/registry.js';
+import { modelListItems } from '../registry/model-list.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { ConfigurationError } from '../spec/errors/index.js';
-import type { AgentUsage } from '../spec/events/v1/index.js';
-import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { CairnPlugin } from '../spec/plugin/v1/index.js';
-import type { ModelCatalogEntry, ProviderSettings } from '../spec/provider/v1/index.js';
-import type { AgentRecord, AgentStore, ListResult } from '../spec/store/v1/index.js';
+import type { ModelListItem, ModelListOptions, ProviderSettings } from '../spec/provider/v1/index.js';
+import type { AgentStore } from '../spec/store/v1/index.js';
 import { CairnAgent } from './agent.js';
 import type { AgentOptions } from './agent-options.js';
 import { type AgentRuntime, resolveLeaseTtlMs } from './agent-runtime.js';
-import { loadConversation } from './conversation-checkpoint.js';
-import { repairConversation } from './conversation-repair.js';
-import { agentUsage } from './cost.js';
+import { type AgentCatalog, createAgentCatalog } from './agent-catalog.js';
+import type { SDKAgentInfo } from './agent-info.js';
+import { type CairnConfigureOptions, parseConfigureOptions } from './cairn-configure.js';
+import { setWorkspaceScanCacheTtl } from './workspace-scan-cache.js';
 import { newOwnerId } from './recovery.js';
-import { Run, type RunResult } from './run.js';
+import type { RunResult } from './run.js';
 
 export interface CreateCairnOptions {
   plugins?: CairnPlugin[];
@@ -24,37 +24,20 @@ export interface CreateCairnOptions {
   leaseTtlMs?: number;
 }
 
-export type AgentInfo = AgentRecord;
+/** @deprecated Use `SDKAgentInfo` (the same type). */
+export type AgentInfo = SDKAgentInfo;
 
-export interface AgentMessage {
-  index: number;
-  role: ModelMessage['role'];
-  content: ModelMessage['content'];
-}
-
-interface StoreOption {
-  store?: AgentStore;
-}
-
-export interface AgentApi {
+export interface AgentApi extends AgentCatalog {
   create(options: AgentOptions): Promise<CairnAgent>;
   prompt(message: string, options?: AgentOptions): Promise<RunResult>;
   resume(agentId: string, options?: Partial<AgentOptions>): Promise<CairnAgent>;
-  list(options?: { limit?: number; cursor?: string; cwd?: string; includeArchived?: boolean } & StoreOption): Promise<ListResult<AgentInfo>>;
-  get(agentId: string, options?: StoreOption): Promise<AgentInfo>;
-  listRuns(agentId: string, options?: { limit?: number; cursor?: string } & StoreOption): Promise<ListResult<Run>>;
-  getRun(runId: string, options?: StoreOption): Promise<Run>;
-  cancelRun(runId: string, options?: StoreOption): Promise<void>;
-  messages: { list(agentId: string, options?: { limit?: number; offset?: number } & StoreOption): Promise<AgentMessage[]> };
-  getUsage(agentId: string, options?: { runId?: string } & StoreOption): Promise<AgentUsage>;
-  archive(agentId: string, options?: StoreOption): Promise<void>;
-  unarchive(agentId: string, options?: StoreOption): Promise<void>;
-  delete(agentId: string, options?: StoreOption): Promise<void>;
 }
 
 export interface CairnApi {
-  configure(options: { local?: { store?: AgentStore | null }; providers?: Record<string, ProviderSettings> }): void;
-  models: { list(options?: { providers?: Record<string, ProviderSettings> }): Promise<ModelCatalogEntry[]> };
+  /** Process defaults: the store, provider settings, the workspace scan cache (see CairnConfigureOptions). */
+  configure(options: CairnConfigureOptions): void;
+  /** The router and the catalog models of the configured providers; every id and alias listed is a valid `model.id`. */
+  models: { list(options?: ModelListOptions): Promise<ModelListItem[]> };
   readonly registry: Registry;
 }
 
@@ -77,7 +60,6 @@ export function createCairn(options: CreateCairnOptions = {}): { Agent: AgentApi
       return defaultStore;
     },
   };
-  const storeOf = (option?: StoreOption) => option?.store ?? runtime.store();
   const withDefaults = <T extends Partial<AgentOptions>>(agentOptions: T): T =>
     providerDefaults ? { ...agentOptions, providers: { ...providerDefaults, ...(agentOptions.providers ?? {}) } } : agentOptions;
 
@@ -94,67 +76,21 @@ export function createCairn(options: CreateCairnOptions = {}): { Agent: AgentApi
       }
     },
     resume: (agentId, agentOptions = {}) => CairnAgent.load(runtime, agentId, withDefaults(agentOptions)),
-    async list(listOptions = {}) {
-      const { store, ...rest } = listOptions;
-      return storeOf({ ...(store ? { store } : {}) }).agents.list(rest);
-    },
-    async get(agentId, getOptions) {
-      const record = await storeOf(getOptions).agents.get(agentId);
-      if (!record) throw new ConfigurationError(`No agent ${agentId} in the store.`);
-      return record;
-    },
-    async listRuns(agentId, listOptions = {}) {
-      const store = storeOf(listOptions);
-      const page = await store.runs.list(agentId, { ...(listOptions.limit ? { limit: listOptions.limit } : {}), ...(listOptions.cursor ? { cursor: listOptions.cursor } : {}) });
-      return { items: page.items.map((record) => new Run(store, record)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-    },
-    async getRun(runId, getOptions) {
-      const store = storeOf(getOptions);
-      const record = await store.runs.get(runId);
-      if (!record) throw new ConfigurationError(`No run ${runId} in the store.`);
-      return new Run(store, record);
-    },
-    async cancelRun(runId, cancelOptions) {
-      const run = await Agent.getRun(runId, cancelOptions);
-      await run.cancel();
-    },
-    messages: {
-      async list(agentId, listOptions = {}) {
-        const store = storeOf(listOptions);
-        const record = await store.agents.get(agentId);
-        if (!record) throw new ConfigurationError(`No agent ${agentId} in the store.`);
-        const { messages } = repairConversation((await loadConversation(store.checkpoints, record.checkpointRoot)).messages);
-        const offset = listOptions.offset ?? 0;
-        const slice = messages.slice(offset, listOptions.limit === undefined ? undefined : offset + listOptions.limit);
-        return slice.map((message, index) => ({ index: offset + index, role: message.role, content: message.content }));
-      },
-    },
-    async getUsage(agentId, usageOptions = {}) {
-      const usage = await agentUsage(storeOf(usageOptions), registry, agentId);
-      if (!usageOptions.runId) return usage;
-      const runs = usage.runs.filter((run) => run.runId === usageOptions.runId);
-      const run = runs[0];
-      return { usage: run?.usage ?? usage.usage, cost: run?.cost ?? { rawCostCents: 0, chargedCents: 0 }, runs };
-    },
-    async archive(agentId, archiveOptions) {
-      await storeOf(archiveOptions).agents.update(agentId, { archived: true, updatedAt: Date.now() });
-    },
-    async unarchive(agentId, archiveOptions) {
-      await storeOf(archiveOptions).agents.update(agentId, { archived: false, updatedAt: Date.now() });
-    },
-    async delete(agentId, deleteOptions) {
-      await storeOf(deleteOptions).agents.delete(agentId);
-    },
+    ...createAgentCatalog(() => runtime.store(), registry),
   };
 
   const Cairn: CairnApi = {
     configure(configuration) {
-      if (configuration.local && 'store' in configuration.local) configuredStore = configuration.local.store;
-      if (configuration.providers) providerDefaults = configuration.providers;
+      // Checked as a whole first: a bad field changes nothing.
+      const change = parseConfigureOptions(configuration);
+      if (change.store !== undefined) configuredStore = change.store;
+      if (change.workspaceScanCacheTtlMs !== undefined) setWorkspaceScanCacheTtl(change.workspaceScanCacheTtlMs);
+      if (change.providers) providerDefaults = change.providers;
     },
     models: {
       async list(listOptions = {}) {
-        return registry.listModels({ providers: listOptions.providers ?? providerDefaults ?? {} });
+        // Provider defaults merge as in Agent.create, so what is listed is what an agent accepts.
+        return modelListItems(registry.providers(), { ...listOptions, providers: { ...(providerDefaults ?? {}), ...(listOptions.providers ?? {}) } });
       },
     },
     registry,

@@ -65,7 +65,7 @@ export async function compactIfNeeded(input: CompactionStepInput): Promise<{ mes
     signal: input.signal,
     ...(input.retry ? { retry: input.retry } : {}),
   });
-  await input.notify({ update: { type: 'summary', text: summary } });
+  await input.notify({ update: { type: 'summary', summary } });
   const latestQuery = latestUserQuery(older);
   const userInfo = firstTagBlock(older, 'user_info');
   const head = compactedHead({ summary, modeReminder: input.modeReminder, state: input.state, ...(userInfo ? { userInfo } : {}), ...(latestQuery ? { latestQuery } : {}) });

@@ -30,19 +30,21 @@ function round(value: number): number {
 /** Tokens and cost of every run of an agent, priced from each run's model catalog entry. */
 export async function agentUsage(store: AgentStore, registry: Registry, agentId: string): Promise<AgentUsage> {
   let usage = emptyUsage();
-  let cost: CostCents = { rawCostCents: 0, chargedCents: 0 };
+  let cost: CostCents | undefined;
   const runs: AgentUsage['runs'] = [];
   let cursor: string | undefined;
   do {
     const page = await store.runs.list(agentId, { limit: 100, ...(cursor ? { cursor } : {}) });
     for (const run of page.items) {
       const runUsage = run.usage ?? emptyUsage();
-      const runCost = costOf(runUsage, registry.catalogEntry(run.model));
+      const catalog = registry.catalogEntry(run.model);
+      // An unpriced model's cost is unknown, not zero.
+      const runCost = catalog?.pricing ? costOf(runUsage, catalog) : undefined;
       usage = addUsage(usage, runUsage);
-      cost = addCost(cost, runCost);
-      runs.push({ runId: run.runId, model: run.model, usage: runUsage, cost: runCost });
+      if (runCost) cost = cost ? addCost(cost, runCost) : runCost;
+      runs.push({ runId: run.runId, model: run.model, usage: runUsage, ...(runCost ? { cost: runCost } : {}) });
     }
     cursor = page.nextCursor;
   } while (cursor);
-  return { usage, cost, runs };
+  return { usage, ...(cost ? { cost } : {}), runs };
 }

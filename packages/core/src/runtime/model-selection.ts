@@ -1,40 +1,56 @@
+import { optimizeForParameter } from '../registry/auto-router.js';
+import { parameterValueText } from '../registry/model-params.js';
 import type { Registry, ResolvedModel } from '../registry/registry.js';
 import { ConfigurationError } from '../spec/errors/index.js';
-import type { ModelSelection } from '../spec/provider/v1/index.js';
+import type { ModelParameterValue, ModelSelection } from '../spec/provider/v1/index.js';
 import type { AgentOptions } from './agent-options.js';
 
+const selectionKeys = new Set(['id', 'params']);
+const exampleIds = '"openai/gpt-5.2", "claude-sonnet-4-5", "auto-smart" or "ollama/qwen3"';
+
+/**
+ * A selection in its one shape: `{ id, params? }` with string values. Accepts a bare id string,
+ * and numbers or booleans as values from untyped callers (as their strings); rejects anything else.
+ */
 export function normalizeModelSelection(model: ModelSelection | string | undefined): ModelSelection {
   if (model === undefined || model === '') {
-    throw new ConfigurationError('No model selected. Pass model (for example "openai/gpt-5.2", "anthropic/claude-sonnet-4-5" or "ollama/qwen3"), or set CAIRN_MODEL.');
+    throw new ConfigurationError(`No model selected. Pass model (for example ${exampleIds}; Cairn.models.list() lists them), or set CAIRN_MODEL.`);
   }
-  return typeof model === 'string' ? { id: model } : model;
+  if (typeof model === 'string') return { id: model };
+  if (typeof model !== 'object' || model === null) throw new ConfigurationError(`model must be { id, params? } or a model id string (for example ${exampleIds}).`);
+  const unknown = Object.keys(model).filter((key) => !selectionKeys.has(key));
+  if (unknown.length) throw new ConfigurationError(`model has no field ${unknown.map((key) => `"${key}"`).join(', ')}: a model selection is { id, params?: [{ id, value }] }.`);
+  if (typeof model.id !== 'string' || model.id === '') throw new ConfigurationError(`model.id must be a model id string (for example ${exampleIds}).`);
+  if (model.params === undefined) return { id: model.id };
+  if (!Array.isArray(model.params)) throw new ConfigurationError('model.params must be an array of { id, value } (for example [{ id: "optimize_for", value: "balanced" }]).');
+  return { id: model.id, params: model.params.map(normalizeParameter) };
 }
 
-/** Resolve a selection to a model, validating its parameters against the catalog. */
+function normalizeParameter(param: unknown): ModelParameterValue {
+  const candidate = param as Partial<ModelParameterValue> | null;
+  if (typeof candidate !== 'object' || candidate === null || typeof candidate.id !== 'string' || candidate.id === '' || !('value' in candidate)) {
+    throw new ConfigurationError(`Each of model.params must be { id, value } with a string id (got ${JSON.stringify(param) ?? String(param)}).`);
+  }
+  return { id: candidate.id, value: parameterValueText(candidate.id, candidate.value) };
+}
+
+/** Resolve a selection to a model; the registry checks its parameters against the catalog and parses them. */
 export function resolveModelSelection(registry: Registry, selection: ModelSelection, options: AgentOptions): ResolvedModel {
-  const resolved = registry.resolveModel(selection.id, {
-    ...(selection.params ? { params: selection.params } : {}),
+  const normalized = normalizeModelSelection(selection);
+  return registry.resolveModel(normalized.id, {
+    ...(normalized.params ? { params: normalized.params } : {}),
     ...(options.providers ? { providers: options.providers } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     env: options.env ?? process.env,
   });
-  validateParams(selection, resolved);
-  return resolved;
 }
 
-function validateParams(selection: ModelSelection, resolved: ResolvedModel): void {
-  if (!selection.params?.length) return;
-  const known = resolved.catalog?.params ?? [];
-  for (const param of selection.params) {
-    const definition = known.find((entry) => entry.id === param.id);
-    if (!definition) {
-      if (!resolved.catalog) continue; // unknown models (local servers) take any parameter
-      throw new ConfigurationError(`Model ${resolved.id} has no parameter "${param.id}". Its parameters: ${known.map((entry) => entry.id).join(', ') || 'none'}.`);
-    }
-    if (definition.values && !definition.values.includes(param.value)) {
-      throw new ConfigurationError(`Parameter "${param.id}" of ${resolved.id} must be one of ${definition.values.map(String).join(', ')} (got ${String(param.value)}).`);
-    }
-    if (definition.type === 'number' && typeof param.value !== 'number') throw new ConfigurationError(`Parameter "${param.id}" of ${resolved.id} must be a number.`);
-    if (definition.type === 'boolean' && typeof param.value !== 'boolean') throw new ConfigurationError(`Parameter "${param.id}" of ${resolved.id} must be true or false.`);
-  }
+/**
+ * The selection a run actually used: the concrete `provider/model` the id resolved to (the router's
+ * pick for `auto-smart`), with the requested params that reached the model (the router's own
+ * `optimize_for` is left out, since the pick already reflects it).
+ */
+export function selectionOf(resolved: ResolvedModel, requested: ModelSelection): ModelSelection {
+  const params = normalizeModelSelection(requested).params?.filter((param) => !(resolved.auto && param.id === optimizeForParameter.id));
+  return { id: resolved.id, ...(params?.length ? { params } : {}) };
 }

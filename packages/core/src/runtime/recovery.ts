@@ -1,3 +1,4 @@
+import { sdkStatusOf } from './status-message.js';
 import { hostname } from 'node:os';
 import type { RunStatus } from '../spec/events/v1/index.js';
 import type { AgentLease, AgentRecord, AgentStore, LeaseResult, RunRecord } from '../spec/store/v1/index.js';
@@ -61,7 +62,7 @@ export const interruptedError = {
 export async function closeRun(store: AgentStore, run: Pick<RunRecord, 'runId' | 'agentId' | 'createdAt'>, status: Exclude<RunStatus, 'running'>, error?: { message: string; code: string }): Promise<RunRecord> {
   const now = Date.now();
   await store.runEvents.append(run.runId, [
-    { kind: 'message', message: { type: 'status', status, ...(error ? { error, message: error.message } : {}), agent_id: run.agentId, run_id: run.runId } },
+    { kind: 'message', message: { type: 'status', status: sdkStatusOf(status), ...(error ? { error, message: error.message } : {}), agent_id: run.agentId, run_id: run.runId } },
   ]);
   return store.runs.update(run.runId, { status, ...(error ? { error } : {}), finishedAt: now, updatedAt: now, durationMs: Math.max(0, now - run.createdAt) });
 }

@@ -55,9 +55,12 @@ export class RunEventLog {
   }
 }
 
+/** Terminal status values: the reference SDK's, and the lower-case ones logs of older Cairn versions hold. */
+const finalStatuses = new Set(['FINISHED', 'ERROR', 'CANCELLED', 'EXPIRED', 'finished', 'error', 'cancelled']);
+
 /** The run's final status event: nothing is appended after it. */
 export function isFinalRunEvent(event: RunEvent): boolean {
-  return event.kind === 'message' && event.message.type === 'status' && ['finished', 'error', 'cancelled'].includes((event.message as { status?: string }).status ?? '');
+  return event.kind === 'message' && event.message.type === 'status' && finalStatuses.has((event.message as { status?: string }).status ?? '');
 }
 
 /**

@@ -5,7 +5,7 @@ import { applyStreamPart, emptyTurn, type TurnState, turnText, turnToolCalls } f
 import { turnToAssistantMessage } from '../machine/turn-to-message.js';
 import type { InteractionUpdate, RunEvent, SDKMessage, TokenUsage } from '../spec/events/v1/index.js';
 import type { JSONValue } from '../spec/json.js';
-import type { LanguageModelV1StreamPart, ModelMessage, ToolModelMessage } from '../spec/language-model/v1/index.js';
+import type { LanguageModelV1StreamPart, LanguageModelV1Usage, ModelMessage, ToolModelMessage } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ToolDefinition, ToolExecutionContext } from '../spec/tool/v1/index.js';
 import { toolInputJsonSchema } from '../tools/tool-schema.js';
@@ -20,6 +20,7 @@ import { assistantBlocks } from './sdk-messages.js';
 import { toTokenUsage } from './token-usage.js';
 import { type ToolCallOutcome, runToolCall } from './tool-runner.js';
 import { readOnlyModeRefusal, toolAvailability } from './tool-set.js';
+import { completedToolCall, updatesForStreamPart } from './tool-call-updates.js';
 
 /** An SDK message without the ids every message of the run carries. */
 export type SDKMessageBody = SDKMessage extends infer M ? (M extends SDKMessage ? Omit<M, 'agent_id' | 'run_id'> : never) : never;
@@ -28,7 +29,8 @@ export interface RunOutcome {
   status: 'finished' | 'error' | 'cancelled';
   result: string;
   error?: { message: string; code: string };
-  usage: TokenUsage;
+  /** Summed over the turns that reported usage; absent when none did. */
+  usage?: TokenUsage;
   messages: ModelMessage[];
   mode: string;
 }
@@ -52,6 +54,9 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   // across steps but never outlives its run.
   const runLifetime = new AbortController();
   let lastText = '';
+  let usageReported = false;
+  // When the current step's model call started: step-completed reports the step's whole duration, tools included.
+  let stepStartedAt = Date.now();
   // Where the run was when it ended, so a cancel can close the conversation correctly.
   let phase: 'preparing' | 'sampling' | 'acting' = 'preparing';
   const meter = new ContextTokenMeter();
@@ -62,6 +67,8 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   // A per-step reminder (ModeDefinition.reminder as a function) is sent with the next request only,
   // never stored, so it cannot pile up in the history or shift the cached prefix.
   let stepReminder: string | undefined;
+  const toolIds = new Map(plan.tools.map((tool) => [tool.name, tool.id]));
+  const toolIdOf = (toolName: string) => toolIds.get(toolName) ?? toolName;
   const offeredTools = (mode: ModeDefinition) =>
     toolAvailability(plan.tools, { allow: plan.allow, deny: plan.deny, mode, cwd: plan.cwd, settings: plan.toolSettings }).filter((entry) => entry.offered || (plan.stableToolList === true && entry.modeRestricted === true));
   const toolSpecs = (mode: ModeDefinition) => offeredTools(mode).map(({ tool }) => ({ type: 'function' as const, name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool.inputSchema) }));
@@ -78,7 +85,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
           ...(plan.approveModeSwitch ? { approve: plan.approveModeSwitch } : {}),
         });
         for (const update of switched.updates) {
-          await deliver([{ kind: 'update', update }, ...(update.type === 'mode-changed' ? [message({ type: 'status', status: 'mode-changed', mode: update.to, message: `${update.from} -> ${update.to}` })] : [])]);
+          await deliver([{ kind: 'update', update }, ...(update.type === 'mode-changed' ? [message({ type: 'status', status: 'RUNNING', phase: 'mode-changed', mode: update.to, message: `${update.from} -> ${update.to}` })] : [])]);
         }
         if (switched.mode !== input.mode) await plan.onModeChange?.(switched.mode);
         const mode = modeOf(switched.mode) ?? fallbackAgentMode;
@@ -103,7 +110,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
             ...(plan.retry ? { retry: plan.retry } : {}),
             signal: plan.signal,
             notify: async (event) => {
-              if (event.status) await deliver([message({ type: 'status', status: 'compacting', message: event.status, mode: mode.id })]);
+              if (event.status) await deliver([message({ type: 'status', status: 'RUNNING', phase: 'compacting', message: event.status, mode: mode.id })]);
               if (event.update) await deliver([{ kind: 'update', update: event.update }]);
             },
           });
@@ -138,7 +145,8 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
     const mode = modeOf(input.mode) ?? fallbackAgentMode;
     const tools = toolSpecs(mode);
     const reminder = stepReminder ? [stepReminderMessage(stepReminder)] : [];
-    await deliver([{ kind: 'update', update: { type: 'step-started', step: input.step, mode: mode.id } }]);
+    stepStartedAt = Date.now();
+    await deliver([{ kind: 'update', update: { type: 'step-started', stepId: input.step + 1, mode: mode.id } }]);
     let turn = emptyTurn();
     const stream = streamWithRetry(
       plan.model.model,
@@ -153,7 +161,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
         signal,
         ...(plan.retry ? { policy: plan.retry } : {}),
         onRetry: ({ attempt, delayMs, error }) =>
-          deliver([{ kind: 'update', update: { type: 'retry', attempt, delayMs: Math.round(delayMs), reason: error instanceof Error ? error.message : String(error) } }, message({ type: 'status', status: 'retrying', message: error instanceof Error ? error.message : String(error) })]),
+          deliver([{ kind: 'update', update: { type: 'retry', attempt, delayMs: Math.round(delayMs), reason: error instanceof Error ? error.message : String(error) } }, message({ type: 'status', status: 'RUNNING', phase: 'retrying', message: error instanceof Error ? error.message : String(error) })]),
       },
     );
     let failure: RunFailure | undefined;
@@ -161,34 +169,38 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
       turn = applyStreamPart(turn, part);
       // The machine's turn first: a cancel while the update is being delivered must keep this text.
       sendPart(part);
-      await deliver(updatesFor(part, turn));
+      await deliver(updatesForStreamPart(part, turn, toolIdOf));
       if (part.type === 'reasoning-end') {
         const block = turn.blocks.find((candidate) => candidate.kind === 'reasoning' && candidate.id === part.id);
-        if (block?.kind === 'reasoning' && block.text) await deliver([message({ type: 'thinking', text: block.text })]);
+        if (block?.kind === 'reasoning' && block.text) {
+          const durationMs = block.endedAt ? block.endedAt - block.startedAt : undefined;
+          await deliver([message({ type: 'thinking', text: block.text, ...(durationMs === undefined ? {} : { thinking_duration_ms: durationMs }) })]);
+          await plan.onStep?.({ step: { type: 'thinkingMessage', message: { text: block.text, ...(durationMs === undefined ? {} : { thinkingDurationMs: durationMs }) } } });
+        }
       }
       if (part.type === 'response-metadata' && part.requestId) await deliver([message({ type: 'request', request_id: part.requestId })]);
       if (part.type === 'error') failure = toFailure(part.error, 'provider_error');
     }
     const incomplete = failure !== undefined || signal.aborted;
     const blocks = assistantBlocks(incomplete ? { ...turn, blocks: turn.blocks.filter((block) => block.kind !== 'tool-call') } : turn);
-    const usage = toTokenUsage(turn.usage);
-    if (!incomplete) meter.recordRequest(input.messages, usage.inputTokens);
+    // A turn without usage (some compatible servers send none) reports none: no zeros pretending to be counts.
+    const usage = hasUsageFigures(turn.usage) ? toTokenUsage(turn.usage) : undefined;
+    if (usage) usageReported = true;
+    if (!incomplete && usage) meter.recordRequest(input.messages, usage.inputTokens);
     const text = turnText(turn);
     if (text) lastText = text;
     await deliver([
       ...(blocks.length ? [message({ type: 'assistant', message: { role: 'assistant', content: blocks }, ...(incomplete ? { incomplete: true } : {}) })] : []),
-      message({ type: 'usage', usage }),
-      { kind: 'update', update: { type: 'turn-ended', usage } },
+      ...(usage ? [message({ type: 'usage', usage })] : []),
+      { kind: 'update', update: { type: 'turn-ended', ...(usage ? { usage } : {}) } },
     ]);
-    if (!incomplete && turnToolCalls(turn).length === 0) await completeStep(input.step, mode.id, turn, []);
+    if (text) await plan.onStep?.({ step: { type: 'assistantMessage', message: { text } } });
+    if (!incomplete && turnToolCalls(turn).length === 0) await completeStep(input.step, turn, stepStartedAt);
     return failure;
   }
 
-  async function completeStep(step: number, mode: string, turn: TurnState, calls: ToolCallOutcome[]): Promise<void> {
-    await deliver([{ kind: 'update', update: { type: 'step-completed', step, finishReason: turn.finishReason?.unified ?? 'other' } }]);
-    await plan.onStep?.({
-      step: { step, mode, text: turnText(turn), finishReason: turn.finishReason?.unified ?? 'other', toolCalls: calls.map((call) => ({ callId: call.toolCallId, name: call.toolName, isError: call.isError })) },
-    });
+  async function completeStep(step: number, turn: TurnState, startedAt: number): Promise<void> {
+    await deliver([{ kind: 'update', update: { type: 'step-completed', stepId: step + 1, stepDurationMs: Date.now() - startedAt, finishReason: turn.finishReason?.unified ?? 'other' } }]);
   }
 
   async function executeTools(input: { step: number; mode: string; turn: TurnState; messages: ModelMessage[] }, signal: AbortSignal): Promise<ExecuteToolsOutput> {
@@ -220,15 +232,17 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
         );
         outcomes.set(call.toolCallId, outcome);
         calledTools.push(outcome.toolName);
+        const toolCall = completedToolCall(outcome, toolIdOf);
         await deliver([
-          { kind: 'update', update: { type: 'tool-call-completed', callId: outcome.toolCallId, toolName: outcome.toolName, isError: outcome.isError, result: outcome.text, ...(outcome.truncated ? { truncated: true } : {}) } },
-          message({ type: 'tool_call', call_id: outcome.toolCallId, name: outcome.toolName, status: outcome.isError ? 'error' : 'completed', args: outcome.args, result: outcome.text, ...(outcome.truncated ? { truncated: true } : {}) }),
+          { kind: 'update', update: { type: 'tool-call-completed', callId: outcome.toolCallId, modelCallId: outcome.toolCallId, toolCall } },
+          message({ type: 'tool_call', call_id: outcome.toolCallId, name: outcome.toolName, status: toolCall.status ?? 'completed', args: outcome.args, result: outcome.text, ...(toolCall.truncated ? { truncated: toolCall.truncated } : {}) }),
         ]);
+        await plan.onStep?.({ step: { type: 'toolCall', message: toolCall } });
         return outcome;
       }),
     );
     await emitted;
-    await completeStep(input.step, mode.id, input.turn, results);
+    await completeStep(input.step, input.turn, stepStartedAt);
     return { toolMessage: toolMessageFor(results), allInvalid: results.length > 0 && results.every((result) => result.invalid) };
   }
 
@@ -272,7 +286,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   return settle(snapshot.value as string, snapshot.context);
 
   function settle(state: string, context: RunMachineContext): RunOutcome {
-    const base = { usage: context.usage, mode: context.mode, result: turnText(context.turn) || lastText };
+    const base = { ...(usageReported ? { usage: context.usage } : {}), mode: context.mode, result: turnText(context.turn) || lastText };
     if (state === 'finished') return { ...base, status: 'finished', messages: context.messages };
     if (state === 'cancelled') return { ...base, status: 'cancelled', messages: closeInterruptedTurn(context, phase, outcomes), error: { message: 'The run was cancelled.', code: 'cancelled' } };
     const error = context.error ?? { message: 'The run failed.', code: 'run_failed' };
@@ -280,36 +294,10 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   }
 }
 
-function updatesFor(part: LanguageModelV1StreamPart, turn: TurnState): RunEvent[] {
-  const update = (value: InteractionUpdate): RunEvent => ({ kind: 'update', update: value });
-  switch (part.type) {
-    case 'text-delta':
-      return part.delta ? [update({ type: 'text-delta', text: part.delta })] : [];
-    case 'reasoning-delta':
-      return part.delta ? [update({ type: 'thinking-delta', text: part.delta })] : [];
-    case 'reasoning-end': {
-      const block = turn.blocks.find((candidate) => candidate.kind === 'reasoning' && candidate.id === part.id);
-      const duration = block?.kind === 'reasoning' && block.endedAt ? block.endedAt - block.startedAt : 0;
-      return [update({ type: 'thinking-completed', thinkingDurationMs: duration })];
-    }
-    case 'tool-input-start':
-      return [update({ type: 'partial-tool-call', callId: part.id, toolName: part.toolName, argsTextDelta: '' })];
-    case 'tool-input-delta': {
-      const pending = turn.pendingToolInputs[part.id];
-      return pending ? [update({ type: 'partial-tool-call', callId: part.id, toolName: pending.toolName, argsTextDelta: part.delta })] : [];
-    }
-    case 'tool-call': {
-      let args: JSONValue = part.input;
-      try {
-        args = part.input.trim() ? (JSON.parse(part.input) as JSONValue) : {};
-      } catch {
-        // invalid JSON stays text; the tool runner answers it with an error result
-      }
-      return [update({ type: 'tool-call-started', callId: part.toolCallId, toolName: part.toolName, args })];
-    }
-    default:
-      return [];
-  }
+/** Whether a turn's usage holds any figure: adapters report every figure undefined for a server that sent no usage. */
+function hasUsageFigures(usage: LanguageModelV1Usage | undefined): usage is LanguageModelV1Usage {
+  if (!usage) return false;
+  return [...Object.values(usage.inputTokens), ...Object.values(usage.outputTokens)].some((figure) => figure !== undefined);
 }
 
 function toolMessageFor(results: ToolCallOutcome[]): ToolModelMessage {

@@ -1,12 +1,11 @@
 import type { WorkspaceRule } from '../config/rules-loader.js';
 import type { RetryPolicy } from '../model-call/retry-policy.js';
 import type { ResolvedModel } from '../registry/registry.js';
-import type { InteractionUpdate } from '../spec/events/v1/index.js';
+import type { ConversationStep, InteractionUpdate } from '../spec/events/v1/index.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { AgentStore } from '../spec/store/v1/index.js';
 import type { FileChange, SandboxRequirement, ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
-import type { StepSummary } from './agent-options.js';
 import type { AgentHooks } from './compaction.js';
 import type { ConversationCheckpointer } from './conversation-checkpoint.js';
 import type { ApproveModeSwitch } from './mode-switch.js';
@@ -43,7 +42,7 @@ export interface RunPlan {
   /** Aborted by cancel; reaches the model stream and every running tool. */
   signal: AbortSignal;
   onDelta?: (event: { update: InteractionUpdate }) => void | Promise<void>;
-  onStep?: (event: { step: StepSummary }) => void | Promise<void>;
+  onStep?: (event: { step: ConversationStep }) => void | Promise<void>;
   onFileChange(change: FileChange, toolCallId: string): Promise<void>;
   /** Decides `switch_mode` transitions that require approval; without it they stay pending (headless). */
   approveModeSwitch?: ApproveModeSwitch;

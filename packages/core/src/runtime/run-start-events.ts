@@ -1,4 +1,5 @@
 import type { InteractionUpdate, RunEvent, SDKMessage } from '../spec/events/v1/index.js';
+import type { ModelSelection } from '../spec/provider/v1/index.js';
 
 /** An SDK message event of one run (the agent and run ids stamped on). */
 export const runMessage = (agentId: string, runId: string) => (body: Record<string, unknown>): RunEvent => ({
@@ -8,7 +9,8 @@ export const runMessage = (agentId: string, runId: string) => (body: Record<stri
 
 export interface RunStart {
   message: (body: Record<string, unknown>) => RunEvent;
-  model: string;
+  /** The model this run uses: the concrete id, with the selection's params. */
+  model: ModelSelection;
   toolNames: string[];
   mode: string;
   cwd: string;
@@ -17,6 +19,8 @@ export interface RunStart {
   modeChange?: { from: string; source: 'user' | 'plan-approval' };
   /** The plan approval's own update (todos loaded), when the run approves a plan. */
   approvalUpdate?: InteractionUpdate;
+  /** Things the user should know about this run's options (a documented fallback taken). */
+  notices?: string[];
 }
 
 /** The events every run opens with: init, running, the user's message, and a mode change if any. */
@@ -24,13 +28,14 @@ export function runStartEvents(start: RunStart): RunEvent[] {
   const { message, modeChange } = start;
   return [
     message({ type: 'system', subtype: 'init', model: start.model, tools: start.toolNames, mode: start.mode, cwd: start.cwd }),
-    message({ type: 'status', status: 'running', mode: start.mode }),
-    message({ type: 'user', message: { role: 'user', content: start.userText } }),
-    { kind: 'update', update: { type: 'user-message-appended', text: start.userText } },
+    message({ type: 'status', status: 'RUNNING', mode: start.mode }),
+    ...(start.notices ?? []).map((notice) => message({ type: 'status', status: 'RUNNING', mode: start.mode, message: notice })),
+    message({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: start.userText }] } }),
+    { kind: 'update', update: { type: 'user-message-appended', userMessage: { text: start.userText } } },
     ...(modeChange
       ? [
           { kind: 'update' as const, update: { type: 'mode-changed' as const, from: modeChange.from, to: start.mode, source: modeChange.source } },
-          message({ type: 'status', status: 'mode-changed', mode: start.mode, message: `${modeChange.from} -> ${start.mode}` }),
+          message({ type: 'status', status: 'RUNNING', phase: 'mode-changed', mode: start.mode, message: `${modeChange.from} -> ${start.mode}` }),
         ]
       : []),
     ...(start.approvalUpdate ? [{ kind: 'update' as const, update: start.approvalUpdate }] : []),

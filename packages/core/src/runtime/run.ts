@@ -1,25 +1,37 @@
 import { UnsupportedRunOperationError } from '../spec/errors/index.js';
+import type { RunOperation } from '../spec/errors/index.js';
 import type { ConversationTurn, RunEvent, RunStatus, SDKMessage, TokenUsage } from '../spec/events/v1/index.js';
+import type { ModelSelection } from '../spec/provider/v1/index.js';
 import type { AgentStore, RunRecord } from '../spec/store/v1/index.js';
 import type { RunEventLog } from './run-event-log.js';
 import { tailRunEvents } from './run-event-log.js';
 import { closeRun, interruptedError, leaseIsStale } from './recovery.js';
 import { conversationFromEvents } from './sdk-messages.js';
-import { emptyUsage } from './token-usage.js';
 
-export interface RunResult {
-  id: string;
-  agentId: string;
-  status: RunStatus;
-  /** The final assistant text. */
-  result?: string;
-  error?: { message: string; code: string };
-  usage: TokenUsage;
-  durationMs?: number;
-  model: string;
+export interface RunError {
+  message: string;
+  code?: string;
 }
 
-export type RunOperation = 'stream' | 'wait' | 'cancel' | 'conversation';
+/** How a run ended, as `run.wait()` resolves it. */
+export interface RunResult {
+  id: string;
+  /** The UUID of this send, the same as `run.requestId`. */
+  requestId?: string;
+  status: Exclude<RunStatus, 'running'>;
+  /** The final assistant text. */
+  result?: string;
+  error?: RunError;
+  /** The model the run used: the concrete id (the router's choice for `auto-smart`) with the params that reached it. */
+  model?: ModelSelection;
+  durationMs?: number;
+  /** Summed over the turns that reported usage; undefined when none did. */
+  usage?: TokenUsage;
+  /** Cairn: the agent the run belongs to. */
+  agentId?: string;
+}
+
+export type { RunOperation } from '../spec/errors/index.js';
 
 /** How a Run of this process is controlled; absent for runs loaded from the store. */
 export interface LiveRunControl {
@@ -85,11 +97,12 @@ export class Run {
   get result(): string | undefined {
     return this.record.result;
   }
-  get error(): { message: string; code: string } | undefined {
+  get error(): RunError | undefined {
     return this.record.error;
   }
-  get model(): string {
-    return this.record.model;
+  /** The model this run uses: the concrete id with the selection's params; fixed once the run started. */
+  get model(): ModelSelection {
+    return modelOfRecord(this.record);
   }
   get mode(): string {
     return this.record.mode;
@@ -97,8 +110,9 @@ export class Run {
   get durationMs(): number | undefined {
     return this.record.durationMs;
   }
-  get usage(): TokenUsage {
-    return this.record.usage ?? emptyUsage();
+  /** Cumulative over the turns that reported usage so far; undefined when none did. */
+  get usage(): TokenUsage | undefined {
+    return this.record.usage;
   }
   get createdAt(): number {
     return this.record.createdAt;
@@ -177,13 +191,15 @@ export class Run {
     const record = this.record;
     return {
       id: record.runId,
+      requestId: record.requestId,
       agentId: record.agentId,
-      status: record.status,
+      // A result is only read once the run ended; a record still running reads as an error.
+      status: record.status === 'running' ? 'error' : record.status,
       ...(record.result === undefined ? {} : { result: record.result }),
       ...(record.error === undefined ? {} : { error: record.error }),
-      usage: record.usage ?? emptyUsage(),
+      ...(record.usage === undefined ? {} : { usage: record.usage }),
       ...(record.durationMs === undefined ? {} : { durationMs: record.durationMs }),
-      model: record.model,
+      model: modelOfRecord(record),
     };
   }
 
@@ -210,4 +226,8 @@ export class Run {
     if (latest) this.updateRecord(latest);
     return this.record.status;
   }
+}
+
+function modelOfRecord(record: RunRecord): ModelSelection {
+  return { id: record.model, ...(record.modelParams?.length ? { params: record.modelParams } : {}) };
 }

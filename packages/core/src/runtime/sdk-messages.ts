@@ -1,4 +1,4 @@
-import type { AssistantContentBlock, ConversationStep, ConversationTurn, RunEvent, SDKMessage } from '../spec/events/v1/index.js';
+import type { AgentConversationTurn, AssistantContentBlock, ConversationTurn, RunEvent, SDKMessage, SDKToolUseMessage, ToolCall } from '../spec/events/v1/index.js';
 import type { TurnState } from '../machine/turn-state.js';
 import { parseToolInput } from '../machine/turn-to-message.js';
 
@@ -15,35 +15,55 @@ export function assistantBlocks(turn: TurnState): AssistantContentBlock[] {
 /** Rebuild `run.conversation()` from a run's event log, so it works for stored and remote runs too. */
 export function conversationFromEvents(events: RunEvent[]): ConversationTurn[] {
   const turns: ConversationTurn[] = [];
-  let current: Extract<ConversationTurn, { type: 'agentConversationTurn' }> | undefined;
-  const calls = new Map<string, Extract<ConversationStep, { type: 'toolCall' }>>();
+  let current: AgentConversationTurn | undefined;
+  const calls = new Map<string, { type: 'toolCall'; message: ToolCall }>();
+  // The completed update carries the whole call (its tool id, result, error flag); it comes before
+  // the completed tool_call message, and a refused call has no running message before it.
+  const completed = new Map<string, ToolCall>();
   for (const event of events) {
-    if (event.kind !== 'message') continue;
+    if (event.kind === 'update') {
+      if (event.update.type === 'tool-call-completed') {
+        completed.set(event.update.callId, event.update.toolCall);
+        const step = calls.get(event.update.callId);
+        if (step) step.message = event.update.toolCall;
+      }
+      continue;
+    }
     const message: SDKMessage = event.message;
     if (message.type === 'user') {
-      current = { type: 'agentConversationTurn', userMessage: message.message.content, steps: [] };
-      turns.push(current);
+      current = { userMessage: { text: message.message.content.map((block) => block.text).join('') }, steps: [] };
+      turns.push({ type: 'agentConversationTurn', turn: current });
       continue;
     }
     if (!current) continue;
     if (message.type === 'assistant') {
       const text = message.message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-      if (text) current.steps.push({ type: 'assistantMessage', text });
+      if (text) current.steps.push({ type: 'assistantMessage', message: { text } });
     } else if (message.type === 'thinking') {
-      current.steps.push({ type: 'thinkingMessage', text: message.text });
+      current.steps.push({ type: 'thinkingMessage', message: { text: message.text, ...(message.thinking_duration_ms === undefined ? {} : { thinkingDurationMs: message.thinking_duration_ms }) } });
     } else if (message.type === 'tool_call') {
       const existing = calls.get(message.call_id);
       if (existing) {
-        if (message.result !== undefined) existing.result = message.result;
-        existing.isError = message.status === 'error';
-      } else {
-        const step: Extract<ConversationStep, { type: 'toolCall' }> = { type: 'toolCall', callId: message.call_id, name: message.name, args: message.args };
-        if (message.result !== undefined) step.result = message.result;
-        if (message.status === 'error') step.isError = true;
-        calls.set(message.call_id, step);
-        current.steps.push(step);
+        if (existing.message.status === 'running') existing.message = { ...existing.message, ...toolCallOfMessage(message) };
+        continue;
       }
+      const step = { type: 'toolCall' as const, message: completed.get(message.call_id) ?? toolCallOfMessage(message) };
+      calls.set(message.call_id, step);
+      current.steps.push(step);
     }
   }
   return turns;
+}
+
+function toolCallOfMessage(message: SDKToolUseMessage): ToolCall {
+  return {
+    type: message.name,
+    name: message.name,
+    callId: message.call_id,
+    args: message.args,
+    status: message.status,
+    ...(typeof message.result === 'string' ? { result: message.result } : {}),
+    ...(message.status === 'running' ? {} : { isError: message.status === 'error' }),
+    ...(message.truncated ? { truncated: message.truncated } : {}),
+  };
 }

@@ -1,10 +1,13 @@
 import { mentionedRules, pathsMentioned, globRulesFor } from '../config/rule-matching.js';
-import { loadWorkspaceConfig, type WorkspaceConfig } from '../config/workspace-config.js';
+import { homedir } from 'node:os';
+import { assertNoUnsupportedConfigFiles } from '../config/unsupported-config-files.js';
+import { cairnHome, type WorkspaceConfig } from '../config/workspace-config.js';
 import { renderRuleReminder } from '../context/rules-prompt.js';
 import { buildSystemPrompt, systemReminder } from '../context/system-prompt.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { AgentOptions } from './agent-options.js';
 import { markRulesApplied, rulesAppliedStateKey } from './rules-reminders.js';
+import { loadWorkspaceConfigCached } from './workspace-scan-cache.js';
 
 export interface SendSettings {
   config: WorkspaceConfig;
@@ -16,13 +19,31 @@ export interface SendSettings {
  * agent record): rules for the system prompt and reminders, permission layers for the checker.
  */
 export async function loadSendSettings(options: AgentOptions, cwd: string, modes: readonly ModeDefinition[]): Promise<SendSettings> {
-  const config = await loadWorkspaceConfig({ root: cwd, env: options.env ?? process.env, ...(options.local?.settingSources ? { settingSources: options.local.settingSources } : {}) });
+  await assertLoadableConfigFiles(options, cwd);
+  const config = await loadWorkspaceConfigCached({ root: cwd, env: options.env ?? process.env, ...(options.local?.settingSources ? { settingSources: options.local.settingSources } : {}) });
   const systemPrompt = buildSystemPrompt({
     rules: config.rules,
     modes: modes.length > 1 ? modes.map((mode) => ({ id: mode.id, description: mode.description })) : [],
     ...(options.systemPrompt?.append ? { append: options.systemPrompt.append } : {}),
   });
   return { config, systemPrompt };
+}
+
+/**
+ * Refuse hook, MCP and subagent files of the layers local.settingSources names (see
+ * unsupported-config-files.ts). Checked at create/resume and again at every send: files can appear later.
+ */
+export async function assertLoadableConfigFiles(options: Pick<AgentOptions, 'env' | 'local'>, cwd: string): Promise<void> {
+  const sources = options.local?.settingSources;
+  if (!sources?.length) return;
+  const env = options.env ?? process.env;
+  await assertNoUnsupportedConfigFiles({
+    root: cwd,
+    userHome: env.HOME?.trim() || homedir(),
+    cairnHome: cairnHome(env),
+    project: sources.includes('project') || sources.includes('all'),
+    user: sources.includes('user') || sources.includes('all'),
+  });
 }
 
 /**

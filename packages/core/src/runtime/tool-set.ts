@@ -1,24 +1,14 @@
 import { analyzeShellCommand } from '../permissions/shell-analysis.js';
-import { ConfigurationError } from '../spec/errors/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { CustomTool, ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
+import { validateCustomTools } from './custom-tools.js';
 
-/** Custom tools from `local.customTools`: category `custom`, in the `mcp` group for rules. */
+/**
+ * Custom tools from `local.customTools`: category `custom`, in the `mcp` group for rules. The
+ * agent checked them when it was created (or when a send replaced them): see validateCustomTools.
+ */
 export function customToolsToDefinitions(customTools: Record<string, CustomTool> | undefined): ToolDefinition[] {
-  return Object.entries(customTools ?? {}).map(([name, tool]) => {
-    if (!/^[a-zA-Z0-9_-]{1,64}$/.test(name)) throw new ConfigurationError(`Custom tool name "${name}" is invalid: use 1-64 letters, digits, "_" or "-".`);
-    return {
-      id: name,
-      name,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      readOnly: tool.readOnly ?? false,
-      ...(tool.readOnly ? { readOnlyHint: true } : {}),
-      category: 'custom',
-      ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
-      execute: tool.execute,
-    } satisfies ToolDefinition;
-  });
+  return validateCustomTools(customTools);
 }
 
 /** True when a name from `tools`/`disallowedTools`/policies refers to this tool (id, name or group). */

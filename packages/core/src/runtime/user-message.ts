@@ -1,13 +1,19 @@
-import { projectLayout, currentUserInfo, renderUserInfo, renderUserQuery } from '../context/user-context.js';
+import { currentUserInfo, renderUserInfo, renderUserQuery } from '../context/user-context.js';
 import { systemReminder } from '../context/system-prompt.js';
-import type { UserModelMessage } from '../spec/language-model/v1/index.js';
+import type { ImagePart, UserModelMessage } from '../spec/language-model/v1/index.js';
+import type { SDKImage, SDKImageDimension } from '../spec/message/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
+import { imageMediaTypeOfUrl } from './image-data.js';
 import { modeReminderText } from './mode-switch.js';
+import { projectLayoutCached } from './workspace-scan-cache.js';
 
-/** What a user sends: text, optionally with images. */
+/**
+ * What a user sends: the documented `SDKUserMessage` (text, images as `{ url }` or
+ * `{ data, mimeType }`), with Cairn's earlier `{ data, mediaType }` images still accepted.
+ */
 export interface UserMessage {
   text: string;
-  images?: Array<{ data: string; mediaType: string }>;
+  images?: Array<SDKImage | { data: string; mediaType: string; dimension?: SDKImageDimension }>;
 }
 
 /**
@@ -29,7 +35,7 @@ export async function buildUserMessage(input: {
   const parts: string[] = [];
   if (input.firstInConversation) {
     parts.push(renderUserInfo(currentUserInfo(input.cwd)));
-    parts.push(await projectLayout(input.cwd));
+    parts.push(await projectLayoutCached(input.cwd));
   }
   parts.push(renderUserQuery(input.message.text));
   if (input.modeChanged && (input.mode.promptBlocks.length > 0 || !input.firstInConversation || input.mode.id !== 'agent')) parts.push(modeReminderText(input.mode));
@@ -39,6 +45,15 @@ export async function buildUserMessage(input: {
   for (const reminder of input.reminders ?? []) parts.push(reminder);
   return {
     role: 'user',
-    content: [{ type: 'text', text: parts.join('\n\n') }, ...(input.message.images ?? []).map((image) => ({ type: 'image' as const, data: image.data, mediaType: image.mediaType }))],
+    content: [{ type: 'text', text: parts.join('\n\n') }, ...(input.message.images ?? []).map(imagePart)],
   };
+}
+
+/** A checked image (see normalizeUserMessage) as the model's image part; `dimension` is informational and stays behind. */
+function imagePart(image: NonNullable<UserMessage['images']>[number]): ImagePart {
+  if ('url' in image) {
+    const mediaType = imageMediaTypeOfUrl(image.url);
+    return { type: 'image', url: image.url, ...(mediaType ? { mediaType } : {}) };
+  }
+  return { type: 'image', data: image.data, mediaType: 'mimeType' in image ? image.mimeType : image.mediaType };
 }

@@ -6,3 +6,5 @@ export {
 } from './list-cursor.js';
 export { createMemoryStore } from './memory-store.js';
 export { normalizeEventListOptions } from './memory-run-events.js';
+export { type ComposeLocalAgentStoreParts, composeLocalAgentStore } from './compose-local-agent-store.js';
+export { assertAgentStore, missingStoreMethods } from './store-shape.js';

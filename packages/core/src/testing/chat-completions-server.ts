@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { openAIImageUrlProblems } from './fake-image-checks.js';
 
 /** One scripted answer of the fake server: text and/or tool calls. */
 export interface ChatCompletionsTurn {
@@ -80,6 +81,7 @@ export function validateChatRequest(body: Record<string, any>): string[] {
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
     if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(message.role)) problems.push(`message ${index} has role ${message.role}`);
+    problems.push(...chatContentProblems(message, index));
     if (message.role === 'tool') {
       const previousAssistant = [...messages.slice(0, index)].reverse().find((candidate) => candidate.role === 'assistant');
       const ids = (previousAssistant?.tool_calls ?? []).map((call: { id: string }) => call.id);
@@ -100,6 +102,22 @@ export function validateChatRequest(body: Record<string, any>): string[] {
   }
   for (const tool of (body.tools ?? []) as Array<Record<string, any>>) {
     if (tool.type !== 'function' || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.function?.name ?? '')) problems.push(`invalid tool ${JSON.stringify(tool).slice(0, 80)}`);
+  }
+  return problems;
+}
+
+/** Content parts as the API checks them: images only from the user, as an http(s) or base64 image data URL. */
+function chatContentProblems(message: Record<string, any>, index: number): string[] {
+  if (!Array.isArray(message.content)) return [];
+  const problems: string[] = [];
+  for (const [position, part] of (message.content as Array<Record<string, any>>).entries()) {
+    if (part.type !== 'image_url') continue;
+    if (message.role !== 'user') {
+      problems.push(`Invalid 'messages[${index}]': Image URLs are only allowed for messages with role 'user', but this message with role '${message.role}' contains an image URL.`);
+      continue;
+    }
+    problems.push(...openAIImageUrlProblems(part.image_url?.url, `messages[${index}].content[${position}].image_url.url`));
+    if (part.image_url?.detail !== undefined && !['auto', 'low', 'high'].includes(part.image_url.detail)) problems.push(`messages[${index}].content[${position}].image_url.detail: must be auto, low or high`);
   }
   return problems;
 }

@@ -1,6 +1,7 @@
 import {
   type FakeModelTurn, type FakeProviderServer, type FakeServerOptions, type FakeWire, headerValue, opaqueToken, pieces, startFakeServer, toolNamePattern,
 } from './fake-server-core.js';
+import { anthropicImageSourceProblems } from './fake-image-checks.js';
 
 const errorTypes: Record<number, string> = {
   400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large',
@@ -110,8 +111,14 @@ export function validateAnthropicRequest(
     const blocks: Block[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content ?? []);
     if (blocks.length === 0) problems.push(`messages.${index}: content must be non-empty`);
     breakpoints += countCacheControl(blocks);
-    for (const block of blocks) {
+    for (const [position, block] of blocks.entries()) {
       if (block.type === 'text' && !block.text) problems.push(`messages.${index}: text content blocks must be non-empty`);
+      if (block.type === 'image') problems.push(...anthropicImageSourceProblems(block.source, `messages.${index}.content.${position}`));
+      if (block.type === 'tool_result' && Array.isArray(block.content)) {
+        for (const [inner, part] of (block.content as Block[]).entries()) {
+          if (part.type === 'image') problems.push(...anthropicImageSourceProblems(part.source, `messages.${index}.content.${position}.content.${inner}`));
+        }
+      }
     }
     if (message.role === 'assistant') problems.push(...validateAssistant(blocks, index, messages[index + 1], thinkingOn && index === lastToolLoopAssistant(messages), issuedSignatures, issuedToolIds));
     if (message.role === 'user') {

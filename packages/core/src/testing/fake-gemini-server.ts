@@ -1,6 +1,7 @@
 import {
   type FakeModelTurn, type FakeProviderServer, type FakeServerOptions, type FakeWire, headerValue, opaqueToken, pieces, startFakeServer, toolNamePattern,
 } from './fake-server-core.js';
+import { geminiMediaPartProblems } from './fake-image-checks.js';
 
 const statusNames: Record<number, string> = {
   400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE',
@@ -110,6 +111,7 @@ export function validateGeminiRequest(body: Record<string, any>, headers: Record
     for (const [position, part] of parts.entries()) {
       const fields = ['text', 'functionCall', 'functionResponse', 'inlineData', 'fileData'].filter((field) => part[field] !== undefined);
       if (fields.length !== 1) problems.push(`* contents[${index}].parts[${position}]: exactly one data field is required (got ${fields.join(', ') || 'none'})`);
+      problems.push(...geminiMediaPartProblems(part, `* contents[${index}].parts[${position}]`));
       if (part.thoughtSignature !== undefined && !issuedSignatures.has(part.thoughtSignature)) problems.push(`* contents[${index}].parts[${position}]: Corrupted thought signature.`);
       const key = partKey(part);
       const expected = key && content.role === 'model' ? signed.find((candidate) => candidate.key === key) : undefined;

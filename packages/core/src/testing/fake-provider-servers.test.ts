@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { validateChatRequest } from './chat-completions-server.js';
 import { validateAnthropicRequest } from './fake-anthropic-server.js';
 import { validateGeminiRequest } from './fake-gemini-server.js';
 import { validateResponsesRequest } from './fake-responses-server.js';
@@ -80,5 +81,45 @@ describe('validateResponsesRequest', () => {
     expect(problems([{ role: 'user', content: 'go' }, { ...reasoning, encrypted_content: 'other' }, functionCall, output])).toMatch(/could not be verified/);
     expect(problems([{ role: 'user', content: 'go' }], { store: true })).toMatch(/store is not false/);
     expect(problems([{ role: 'user', content: 'go' }], { include: [] })).toMatch(/reasoning.encrypted_content/);
+  });
+});
+
+describe('image parts, as strict as the real APIs', () => {
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
+  const gif = 'R0lGODlhAQABAAAAACw=';
+
+  it('Chat Completions: image_url must be an http(s) URL or a base64 image data URL, and only from the user', () => {
+    const problems = (content: object[], role = 'user') => validateChatRequest({ model: 'gpt', messages: [{ role, content }] }).join('\n');
+    expect(problems([{ type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }])).toBe('');
+    expect(problems([{ type: 'image_url', image_url: { url: `data:undefined;base64,${png}` } }])).toMatch(/unsupported MIME type 'undefined'/);
+    expect(problems([{ type: 'image_url', image_url: { url: 'data:image/png;base64,not base64!' } }])).toMatch(/not valid base64/);
+    expect(problems([{ type: 'image_url', image_url: { url: 'file:///etc/passwd' } }])).toMatch(/expected an http\(s\) URL/);
+    expect(problems([{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }], 'system')).toMatch(/only allowed for messages with role 'user'/);
+  });
+
+  it('Responses: input_image needs a detail and a valid image_url, in messages and tool outputs', () => {
+    const headers = { authorization: 'Bearer k' };
+    const base = { model: 'gpt-5.2', store: false, stream: true };
+    const problems = (input: object[]) => validateResponsesRequest({ ...base, input }, headers).join('\n');
+    expect(problems([{ role: 'user', content: [{ type: 'input_image', image_url: `data:image/png;base64,${png}`, detail: 'auto' }] }])).toBe('');
+    expect(problems([{ role: 'user', content: [{ type: 'input_image', image_url: 'https://example.com/a.png' }] }])).toMatch(/detail: Missing required parameter/);
+    const call = { type: 'function_call', call_id: 'c', name: 'shot', arguments: '{}' };
+    expect(problems([{ role: 'user', content: 'go' }, call, { type: 'function_call_output', call_id: 'c', output: [{ type: 'input_image', image_url: 'data:;base64,AAAA', detail: 'auto' }] }])).toMatch(/unsupported MIME type ''/);
+  });
+
+  it('Anthropic: base64 images need a supported media_type that matches the bytes; url sources an http(s) URL', () => {
+    const problems = (content: object[]) => validateAnthropicRequest({ ...anthropicBase, messages: [{ role: 'user', content }] }, anthropicHeaders).join('\n');
+    expect(problems([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }, { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }])).toBe('');
+    expect(problems([{ type: 'image', source: { type: 'base64', data: png } }])).toMatch(/media_type: Input should be/);
+    expect(problems([{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: png } }])).toMatch(/does not match the provided media type/);
+    expect(problems([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'a b' } }])).toMatch(/not valid base64/);
+  });
+
+  it('Gemini: inlineData needs a supported mimeType and base64 data; fileData a fileUri', () => {
+    const problems = (parts: object[]) => validateGeminiRequest({ contents: [{ role: 'user', parts }] }, { 'x-goog-api-key': 'k' }).join('\n');
+    expect(problems([{ inlineData: { mimeType: 'image/png', data: png } }, { fileData: { fileUri: 'https://example.com/a.png', mimeType: 'image/png' } }, { fileData: { fileUri: 'https://example.com/x' } }])).toBe('');
+    expect(problems([{ inlineData: { data: png } }])).toMatch(/mime_type is not specified/);
+    expect(problems([{ inlineData: { mimeType: 'image/gif', data: gif } }])).toMatch(/Unsupported MIME type: image\/gif/);
+    expect(problems([{ fileData: { mimeType: 'image/png' } }])).toMatch(/file_uri is not specified/);
   });
 });

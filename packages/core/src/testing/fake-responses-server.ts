@@ -1,6 +1,7 @@
 import {
   type FakeModelTurn, type FakeProviderServer, type FakeServerOptions, type FakeWire, headerValue, opaqueToken, pieces, startFakeServer, toolNamePattern,
 } from './fake-server-core.js';
+import { openAIImageUrlProblems } from './fake-image-checks.js';
 
 const errorCodes: Record<number, { type: string; code: string | null }> = {
   400: { type: 'invalid_request_error', code: null },
@@ -136,6 +137,8 @@ export function validateResponsesRequest(body: Record<string, any>, headers: Rec
       seenReasoning.add(item.id);
     }
     if (type === 'message' && !['user', 'assistant', 'system', 'developer'].includes(item.role)) problems.push(`input[${index}].role: invalid role ${item.role}`);
+    if (type === 'message' && Array.isArray(item.content)) problems.push(...inputImageProblems(item.content, `input[${index}].content`));
+    if (type === 'function_call_output' && Array.isArray(item.output)) problems.push(...inputImageProblems(item.output, `input[${index}].output`));
     if ((type === 'function_call' || type === 'message') && item.id && issued) {
       const reasoningId = issued.requiresReasoning.get(item.id);
       if (reasoningId && !seenReasoning.has(reasoningId)) {
@@ -158,6 +161,18 @@ export function validateResponsesRequest(body: Record<string, any>, headers: Rec
       }
       if (typeof item.output !== 'string' && !Array.isArray(item.output)) problems.push(`input[${index}].output: must be a string or a list of content parts`);
     }
+  }
+  return problems;
+}
+
+/** `input_image` parts as the API checks them: a `detail`, and an http(s) or base64 image data URL (or a file id). */
+function inputImageProblems(parts: Item[], where: string): string[] {
+  const problems: string[] = [];
+  for (const [position, part] of parts.entries()) {
+    if (part.type !== 'input_image') continue;
+    if (!['auto', 'low', 'high'].includes(part.detail)) problems.push(`${where}[${position}].detail: Missing required parameter (auto, low or high).`);
+    if (part.file_id !== undefined) continue;
+    problems.push(...openAIImageUrlProblems(part.image_url, `${where}[${position}].image_url`));
   }
   return problems;
 }

@@ -5,6 +5,26 @@ export function isJsonSchemaInput(schema: ToolInputSchema): schema is { jsonSche
   return typeof schema === 'object' && schema !== null && 'jsonSchema' in schema;
 }
 
+/** What a custom tool's `inputSchema` is. A plain JSON Schema is whatever is neither of the other two. */
+export type InputSchemaForm = 'zod' | 'wrapped-json-schema' | 'json-schema';
+
+/**
+ * Tells the three accepted forms apart: zod v4 marks its schemas with `_zod`; Cairn's wrapper is an
+ * object whose only key is `jsonSchema` (no JSON Schema keyword has that name, so a real schema
+ * never looks like it); any other object is taken as a plain JSON Schema and checked as one.
+ */
+export function inputSchemaForm(schema: object): InputSchemaForm {
+  if ('_zod' in schema) return 'zod';
+  const keys = Object.keys(schema);
+  if (keys.length === 1 && keys[0] === 'jsonSchema') return 'wrapped-json-schema';
+  return 'json-schema';
+}
+
+/** A zod v3 (or other standard-schema) validator: Cairn needs its JSON Schema and cannot get one. */
+export function isForeignValidator(schema: object): boolean {
+  return !('_zod' in schema) && typeof (schema as { safeParse?: unknown }).safeParse === 'function';
+}
+
 // Converting a zod schema costs more than a whole runtime step: do it once per schema object.
 const converted = new WeakMap<object, JSONSchema>();
 

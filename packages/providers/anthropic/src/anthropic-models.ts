@@ -1,8 +1,9 @@
-import type { ModelCatalogEntry, ModelParameterDefinition } from '@cairn/core';
+import type { CatalogParameterDefinition, ModelCatalogEntry } from '@cairn/core';
 
 /** Reasoning effort as a catalog parameter; mapped to an extended-thinking budget. */
-const reasoningEffortParameter: ModelParameterDefinition = {
+const reasoningEffortParameter: CatalogParameterDefinition = {
   id: 'reasoning_effort',
+  displayName: 'Reasoning effort',
   description: 'Extended thinking: off, or a thinking budget from minimal (1,024 tokens) to high (32,000 tokens).',
   type: 'enum',
   values: ['off', 'minimal', 'low', 'medium', 'high'],

@@ -63,4 +63,24 @@ describe('convertToAnthropicMessages', () => {
     const converted = convertToAnthropicMessages([{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 't', toolName: 'x', output: { type: 'error-json', value: { code: 1 } } }] }]);
     expect(converted.messages[0]!.content[0]).toEqual({ type: 'tool_result', tool_use_id: 't', content: '{"code":1}', is_error: true });
   });
+
+  it('sends a URL image as a url source and keeps the error flag of a tool result with images', () => {
+    const converted = convertToAnthropicMessages([
+      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', url: 'https://example.com/a.png', mediaType: 'image/png' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 't1', toolName: 'shot', input: {} }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'shot', output: { type: 'content', value: [{ type: 'text', text: 'failed' }, { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' }], isError: true } }],
+      },
+    ]);
+    expect(converted.messages[0]!.content[1]).toEqual({ type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } });
+    expect(converted.messages[2]!.content).toEqual([
+      {
+        type: 'tool_result',
+        tool_use_id: 't1',
+        content: [{ type: 'text', text: 'failed' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }],
+        is_error: true,
+      },
+    ]);
+  });
 });

@@ -1,10 +1,13 @@
-import type { CallWarning, JSONValue, ModelMessage, ToolResultOutput } from '@cairn/core';
+import type { CallWarning, ImagePart, JSONValue, ModelMessage, ToolResultOutput } from '@cairn/core';
 
 type CacheControl = { type: 'ephemeral' };
 
+/** Inline bytes, or a URL Anthropic fetches itself. */
+type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+
 export type AnthropicContentBlock =
   | { type: 'text'; text: string; cache_control?: CacheControl }
-  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string }; cache_control?: CacheControl }
+  | { type: 'image'; source: AnthropicImageSource; cache_control?: CacheControl }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: JSONValue; cache_control?: CacheControl }
@@ -44,9 +47,13 @@ function toolResultContent(output: ToolResultOutput): { content: Extract<Anthrop
             ? { type: 'text' as const, text: item.text }
             : { type: 'image' as const, source: { type: 'base64' as const, media_type: item.mediaType, data: item.data } },
         ),
-        isError: false,
+        isError: output.isError === true,
       };
   }
+}
+
+function imageSource(part: ImagePart): AnthropicImageSource {
+  return 'url' in part ? { type: 'url', url: part.url } : { type: 'base64', media_type: part.mediaType, data: part.data };
 }
 
 /** Appends to the last message when it has the same role: tool results and the next user text form one user turn. */
@@ -81,7 +88,7 @@ export function convertToAnthropicMessages(prompt: ModelMessage[]): AnthropicPro
               ? part.text
                 ? [{ type: 'text', text: part.text }]
                 : []
-              : [{ type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } }],
+              : [{ type: 'image', source: imageSource(part) }],
           ),
         );
         break;

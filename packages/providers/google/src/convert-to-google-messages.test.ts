@@ -53,4 +53,49 @@ describe('convertToGoogleMessages', () => {
     );
     expect(signed.contents[0]!.parts).toEqual([{ text: 'think', thought: true, thoughtSignature: 'rs' }, { functionCall: { name: 'ls', args: {} } }]);
   });
+
+  it('a URL image is fileData (type from the extension, or none), and a GIF is said in text', () => {
+    const converted = convertToGoogleMessages([
+      {
+        role: 'user',
+        content: [
+          { type: 'image', url: 'https://example.com/shot.png', mediaType: 'image/png' },
+          { type: 'image', url: 'https://example.com/render?id=3' },
+          { type: 'image', data: 'R0lGODlhAQABAAAAACw=', mediaType: 'image/gif' },
+        ],
+      },
+    ]);
+    expect(converted.contents[0]!.parts).toEqual([
+      { fileData: { fileUri: 'https://example.com/shot.png', mimeType: 'image/png' } },
+      { fileData: { fileUri: 'https://example.com/render?id=3' } },
+      { text: '[An image/gif image was left out: Gemini does not read image/gif images.]' },
+    ]);
+    expect(converted.warnings).toHaveLength(1);
+  });
+
+  it('images of a tool result follow the function responses; an error with images stays an error', () => {
+    const converted = convertToGoogleMessages([
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'shot', input: {} }] },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'c1',
+            toolName: 'shot',
+            output: { type: 'content', value: [{ type: 'text', text: 'broken page' }, { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' }], isError: true },
+          },
+        ],
+      },
+    ]);
+    expect(converted.contents[1]).toEqual({
+      role: 'user',
+      parts: [
+        { functionResponse: { name: 'shot', response: { error: 'broken page' } } },
+        { text: 'Images returned by the shot call:' },
+        { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
+      ],
+    });
+    expect(converted.warnings).toEqual([]);
+  });
 });

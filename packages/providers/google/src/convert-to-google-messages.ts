@@ -1,9 +1,10 @@
-import type { CallWarning, JSONValue, ModelMessage, ProviderMetadata, ToolResultOutput } from '@cairn/core';
+import type { CallWarning, ImagePart, JSONValue, ModelMessage, ProviderMetadata, ToolResultOutput } from '@cairn/core';
 
 /** A Gemini `Part` as we send it. */
 export type GooglePart =
   | { text: string; thought?: true; thoughtSignature?: string }
   | { inlineData: { mimeType: string; data: string } }
+  | { fileData: { fileUri: string; mimeType?: string } }
   | { functionCall: { id?: string; name: string; args: Record<string, unknown> }; thoughtSignature?: string }
   | { functionResponse: { id?: string; name: string; response: Record<string, unknown> } };
 
@@ -37,7 +38,25 @@ function googleMetadata(metadata: ProviderMetadata | undefined): { thoughtSignat
   };
 }
 
-function responseOf(output: ToolResultOutput, warnings: CallWarning[]): Record<string, unknown> {
+/** The image types Gemini reads; it refuses GIF, which every other shipped provider takes. */
+const geminiImageTypes = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif']);
+
+/**
+ * An image as Gemini parts: inline bytes, or `fileData` with the URL (the API fetches public and
+ * signed URLs itself; the type is left out when the URL does not name one). A type Gemini cannot
+ * read is said in text, so the model knows an image was there and the request stays valid.
+ */
+function imageParts(image: ImagePart, warnings: CallWarning[]): GooglePart[] {
+  const mediaType = image.mediaType;
+  if (mediaType !== undefined && !geminiImageTypes.has(mediaType)) {
+    warnings.push({ type: 'other', message: `Gemini does not read ${mediaType} images; the model was told about the image in text.` });
+    return [{ text: `[An ${mediaType} image${'url' in image ? ` (${image.url})` : ''} was left out: Gemini does not read ${mediaType} images.]` }];
+  }
+  if ('url' in image) return [{ fileData: { fileUri: image.url, ...(mediaType ? { mimeType: mediaType } : {}) } }];
+  return [{ inlineData: { mimeType: image.mediaType, data: image.data } }];
+}
+
+function responseOf(output: ToolResultOutput): Record<string, unknown> {
   // Google's convention: the result under `output`, a failure under `error`.
   switch (output.type) {
     case 'text':
@@ -47,10 +66,21 @@ function responseOf(output: ToolResultOutput, warnings: CallWarning[]): Record<s
     case 'error-json':
       return { error: output.value };
     case 'content': {
-      if (output.value.some((item) => item.type === 'image')) warnings.push({ type: 'other', message: 'Images in tool results are not sent to Gemini; only their text is.' });
-      return { output: output.value.flatMap((item) => (item.type === 'text' ? [item.text] : [])).join('\n') };
+      const text = output.value.flatMap((item) => (item.type === 'text' ? [item.text] : [])).join('\n');
+      return output.isError ? { error: text } : { output: text };
     }
   }
+}
+
+/**
+ * The images of tool results, as parts that follow the function responses in the same user turn:
+ * a function response holds JSON only on Gemini 2.5, so the images travel beside it, each set
+ * introduced by the call it belongs to.
+ */
+function toolResultImages(part: { toolCallId: string; toolName: string; output: ToolResultOutput }, warnings: CallWarning[]): GooglePart[] {
+  if (part.output.type !== 'content') return [];
+  const images = part.output.value.flatMap((item) => (item.type === 'image' ? imageParts({ type: 'image', data: item.data, mediaType: item.mediaType }, warnings) : []));
+  return images.length === 0 ? [] : [{ text: `Images returned by the ${part.toolName} call:` }, ...images];
 }
 
 function argsOf(input: JSONValue): Record<string, unknown> {
@@ -84,7 +114,7 @@ export function convertToGoogleMessages(prompt: ModelMessage[], options: Convert
           contents,
           'user',
           // Empty text parts are rejected by the API.
-          message.content.flatMap((part): GooglePart[] => (part.type === 'text' ? (part.text ? [{ text: part.text }] : []) : [{ inlineData: { mimeType: part.mediaType, data: part.data } }])),
+          message.content.flatMap((part): GooglePart[] => (part.type === 'text' ? (part.text ? [{ text: part.text }] : []) : imageParts(part, warnings))),
         );
         break;
       case 'assistant': {
@@ -114,15 +144,16 @@ export function convertToGoogleMessages(prompt: ModelMessage[], options: Convert
       case 'tool': {
         const responses: GooglePart[] = message.content.map((part) => {
           const call = calls.get(part.toolCallId);
-          return { functionResponse: { ...(call?.apiId ? { id: call.apiId } : {}), name: call?.name ?? part.toolName, response: responseOf(part.output, warnings) } };
+          return { functionResponse: { ...(call?.apiId ? { id: call.apiId } : {}), name: call?.name ?? part.toolName, response: responseOf(part.output) } };
         });
+        const parts = [...responses, ...message.content.flatMap((part) => toolResultImages(part, warnings))];
         const last = contents[contents.length - 1];
         // Function responses come before any other part of the user turn.
         if (last && last.role === 'user') {
           const firstOther = last.parts.findIndex((part) => !('functionResponse' in part));
-          last.parts.splice(firstOther === -1 ? last.parts.length : firstOther, 0, ...responses);
+          last.parts.splice(firstOther === -1 ? last.parts.length : firstOther, 0, ...parts);
         }
-        else contents.push({ role: 'user', parts: responses });
+        else contents.push({ role: 'user', parts });
         break;
       }
     }

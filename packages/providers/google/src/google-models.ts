@@ -1,7 +1,7 @@
-import type { ModelCatalogEntry, ModelParameterDefinition } from '@cairn/core';
+import type { CatalogParameterDefinition, ModelCatalogEntry } from '@cairn/core';
 
-function effortParameter(values: string[], note: string): ModelParameterDefinition {
-  return { id: 'reasoning_effort', description: `Thinking effort (${note}).`, type: 'enum', values };
+function effortParameter(values: string[], note: string): CatalogParameterDefinition {
+  return { id: 'reasoning_effort', displayName: 'Reasoning effort', description: `Thinking effort (${note}).`, type: 'enum', values };
 }
 
 const capabilities = { tools: true, images: true, reasoning: true };

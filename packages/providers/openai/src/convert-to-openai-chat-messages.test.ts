@@ -64,4 +64,9 @@ describe('convertToOpenAIChatMessages', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.message).toContain('ghost');
   });
+
+  it('passes a URL image as its URL', () => {
+    const { messages } = convertToOpenAIChatMessages([{ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', url: 'https://example.com/a.webp' }] }]);
+    expect(messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'https://example.com/a.webp' } }] }]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { CallWarning, ModelMessage } from '@cairn/core';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
-import { dataUrl, toolCallArguments, toolResultText, unansweredToolCallText } from './convert-tool-result-output.js';
+import { dataUrl, imageUrl, toolCallArguments, toolResultText, unansweredToolCallText } from './convert-tool-result-output.js';
 
 /**
  * Provider-neutral messages -> Chat Completions messages. Pure. Reasoning parts are dropped (the
@@ -42,7 +42,7 @@ export function convertToOpenAIChatMessages(prompt: ModelMessage[]): { messages:
           role: 'user',
           content: message.content.map(
             (part): ChatCompletionContentPart =>
-              part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image_url', image_url: { url: dataUrl(part) } },
+              part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image_url', image_url: { url: imageUrl(part) } },
           ),
         });
         break;

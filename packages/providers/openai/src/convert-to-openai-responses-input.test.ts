@@ -39,4 +39,19 @@ describe('convertToOpenAIResponsesInput', () => {
       { role: 'user', content: [{ type: 'input_text', text: 'stop' }] },
     ]);
   });
+
+  it('passes a URL image as image_url and inline bytes as a data URL', () => {
+    const { input } = convertToOpenAIResponsesInput([
+      { role: 'user', content: [{ type: 'image', url: 'https://example.com/a.png' }, { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' }] },
+    ]);
+    expect(input).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'input_image', image_url: 'https://example.com/a.png', detail: 'auto' },
+          { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'auto' },
+        ],
+      },
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { AssistantModelMessage, CallWarning, JSONObject, ModelMessage, ProviderMetadata } from '@cairn/core';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
-import { dataUrl, toolCallArguments, toolResultText, unansweredToolCallText } from './convert-tool-result-output.js';
+import { dataUrl, imageUrl, toolCallArguments, toolResultText, unansweredToolCallText } from './convert-tool-result-output.js';
 
 function openAIMetadata(metadata: ProviderMetadata | undefined): JSONObject {
   return metadata?.openai ?? {};
@@ -92,7 +92,7 @@ export function convertToOpenAIResponsesInput(prompt: ModelMessage[]): { input: 
         items.push({
           role: 'user',
           content: message.content.map((part) =>
-            part.type === 'text' ? { type: 'input_text' as const, text: part.text } : { type: 'input_image' as const, image_url: dataUrl(part), detail: 'auto' as const },
+            part.type === 'text' ? { type: 'input_text' as const, text: part.text } : { type: 'input_image' as const, image_url: imageUrl(part), detail: 'auto' as const },
           ),
         });
         break;

@@ -1,4 +1,4 @@
-import type { ToolResultOutput } from '@cairn/core';
+import type { ImagePart, ToolResultOutput } from '@cairn/core';
 
 /** A tool result as text, plus any images it carried (the wire formats take those separately). */
 export function toolResultText(output: ToolResultOutput): { text: string; images: Array<{ data: string; mediaType: string }> } {
@@ -23,6 +23,11 @@ export function toolResultText(output: ToolResultOutput): { text: string; images
 
 export function dataUrl(image: { data: string; mediaType: string }): string {
   return `data:${image.mediaType};base64,${image.data}`;
+}
+
+/** The `image_url` OpenAI takes for an image part: the remote URL as given, inline bytes as a data URL. */
+export function imageUrl(image: ImagePart): string {
+  return 'url' in image ? image.url : dataUrl(image);
 }
 
 /** Tool-call input as the JSON text the API expects; a string is the model's raw (unparsable) text. */

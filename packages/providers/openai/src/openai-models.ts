@@ -1,11 +1,11 @@
-import type { ModelCatalogEntry, ModelParameterDefinition } from '@cairn/core';
+import type { CatalogParameterDefinition, ModelCatalogEntry } from '@cairn/core';
 
 // Prices are US dollars per million tokens from OpenAI's public pricing page as last known to the
 // authors (standard tier); they change, so check https://openai.com/api/pricing before relying on
 // them. See docs/providers-openai.md.
 
-function effort(values: string[], defaultValue: string): ModelParameterDefinition {
-  return { id: 'reasoningEffort', description: 'How much the model reasons before it answers.', type: 'enum', values, default: defaultValue };
+function effort(values: string[], defaultValue: string): CatalogParameterDefinition {
+  return { id: 'reasoningEffort', displayName: 'Reasoning effort', description: 'How much the model reasons before it answers.', type: 'enum', values, default: defaultValue };
 }
 
 const reasoningCapabilities = { tools: true, images: true, reasoning: true };

@@ -1,2 +1,3 @@
 export { createJsonlStore, type JsonlStore, type JsonlStoreOptions } from './jsonl-store.js';
+export { JsonlLocalAgentStore, type JsonlLocalAgentStoreOptions } from './jsonl-local-agent-store.js';
 export { fileNames as jsonlFileNames, type JsonlWarning } from './jsonl-state.js';

@@ -69,7 +69,7 @@ async function measure(backend) {
     const resumed = await reader.Agent.resume(agent.agentId, { local: { cwd, store } });
     const resumeMs = elapsed(begin);
     begin = performance.now();
-    const messages = await reader.Agent.messages.list(agent.agentId, { store });
+    const messages = await reader.Agent.messages.listModelMessages(agent.agentId, { store });
     const messagesListMs = elapsed(begin);
     // The next send loads the whole conversation before the model call.
     begin = performance.now();

@@ -23,8 +23,8 @@ describe('run_terminal_cmd on the host', () => {
     const { context, updates } = toolContext(root);
     await tool.execute({ command: 'echo one; echo two >&2' }, context);
     const deltas = updates.filter((update) => update.type === 'shell-output-delta');
-    expect(deltas.map((delta) => delta.type === 'shell-output-delta' && `${delta.stream}:${delta.text.trim()}`).sort()).toEqual(['stderr:two', 'stdout:one']);
-    expect(deltas.every((delta) => delta.type === 'shell-output-delta' && delta.callId === context.toolCallId)).toBe(true);
+    expect(deltas.map((delta) => delta.type === 'shell-output-delta' && `${delta.event.stream}:${String(delta.event.text).trim()}`).sort()).toEqual(['stderr:two', 'stdout:one']);
+    expect(deltas.every((delta) => delta.type === 'shell-output-delta' && delta.event.callId === context.toolCallId)).toBe(true);
   });
 
   it('confines cwd to the workspace', async () => {
@@ -97,7 +97,7 @@ describe('run_terminal_cmd on the host', () => {
     expect((await stat(content.outputFile)).size).toBe(78888897);
     await rm(content.outputFile);
     expect(peak).toBeLessThan(64 * 1024 * 1024);
-    const streamed = updates.reduce((sum, update) => sum + (update.type === 'shell-output-delta' ? update.text.length : 0), 0);
+    const streamed = updates.reduce((sum, update) => sum + (update.type === 'shell-output-delta' ? String(update.event.text).length : 0), 0);
     expect(streamed).toBeLessThan(300 * 1024);
   });
 

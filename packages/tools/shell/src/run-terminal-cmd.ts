@@ -140,7 +140,7 @@ export function createShellTool(options: ShellToolOptions = {}): ToolDefinition<
           tailBytes: settings.tailBytes ?? shellDefaults.tailBytes,
           streamBytes: settings.streamBytes ?? shellDefaults.streamBytes,
           name: `call-${context.toolCallId.replace(/[^A-Za-z0-9_-]/g, '_')}-${Date.now()}`,
-          onOutput: (stream, text) => context.emit({ type: 'shell-output-delta', callId: context.toolCallId, stream, text }),
+          onOutput: (stream, text) => context.emit({ type: 'shell-output-delta', event: { callId: context.toolCallId, stream, text } }),
         });
       } finally {
         await launch.cleanup();

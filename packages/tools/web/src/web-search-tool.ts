@@ -39,6 +39,7 @@ export function createWebSearchTool(backend?: WebSearchBackend): ToolDefinition<
     category: 'web',
     timeoutMs: 60_000,
     isEnabled: ({ settings }) => backendFor(settings) !== undefined,
+    setupHint: 'give it a search backend: toolSettings: { webSearch: { backend: { search(query, { signal, limit }) } } }, or createWebSearchTool(backend) in your own registry',
     ruleSubject: (input) => input.query,
     async execute(input, context): Promise<ToolResultContent> {
       const chosen = backendFor(context.settings);

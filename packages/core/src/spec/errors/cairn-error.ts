@@ -11,10 +11,11 @@ export interface CairnErrorOptions {
 }
 
 /**
- * The base of every Cairn error. Each subclass carries a `Symbol.for` brand and a static
+ * The base of every Cairn error (`CairnSdkError`, the reference SDK's name; `CairnError` and
+ * `CairnAgentError` are aliases of the same class). Each subclass carries a `Symbol.for` brand and a static
  * `isInstance`, so checks work across two installed copies of a package (where `instanceof` fails).
  */
-export class CairnError extends Error {
+export class CairnSdkError extends Error {
   readonly [brand] = true;
   readonly code: string;
   readonly isRetryable: boolean;
@@ -22,10 +23,11 @@ export class CairnError extends Error {
   readonly requestId?: string;
   readonly operation?: string;
   readonly endpoint?: string;
+  declare readonly cause?: unknown;
 
   constructor(message: string, options: CairnErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'CairnError';
+    this.name = 'CairnSdkError';
     this.code = options.code ?? 'cairn_error';
     this.isRetryable = options.isRetryable ?? false;
     if (options.status !== undefined) this.status = options.status;
@@ -34,7 +36,7 @@ export class CairnError extends Error {
     if (options.endpoint !== undefined) this.endpoint = options.endpoint;
   }
 
-  static isInstance(value: unknown): value is CairnError {
+  static isInstance(value: unknown): value is CairnSdkError {
     return hasBrand(value, brand);
   }
 
@@ -52,3 +54,10 @@ export class CairnError extends Error {
 export function hasBrand(value: unknown, symbol: symbol): boolean {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[symbol] === true;
 }
+
+/** The name Cairn used before the reference SDK's `CairnSdkError`; the same class. */
+export const CairnError = CairnSdkError;
+export type CairnError = CairnSdkError;
+/** The reference SDK's backwards-compatible alias (`CursorAgentError`); the same class. */
+export const CairnAgentError = CairnSdkError;
+export type CairnAgentError = CairnSdkError;

@@ -1,4 +1,5 @@
-import { CairnError, type CairnErrorOptions, hasBrand } from './cairn-error.js';
+import { CairnSdkError as CairnError, type CairnErrorOptions, hasBrand } from './cairn-error.js';
+import type { RunOperation } from './run-operation.js';
 
 const configurationBrand = Symbol.for('cairn.error.ConfigurationError');
 /** Bad options, a missing key, a missing sandbox dependency. The message names the fix. */
@@ -14,7 +15,11 @@ export class ConfigurationError extends CairnError {
 }
 
 const agentBusyBrand = Symbol.for('cairn.error.AgentBusyError');
-/** Another process holds a live run of this agent. */
+/**
+ * Another process holds a live run of this agent. Not retryable at once (`isRetryable: false`): the
+ * other run must end, be cancelled, or be expired with `local.force`. Within one process sends queue
+ * instead, whichever handle of the agent they come from.
+ */
 export class AgentBusyError extends CairnError {
   readonly [agentBusyBrand] = true;
   readonly agentId: string;
@@ -23,7 +28,7 @@ export class AgentBusyError extends CairnError {
     super(
       `Agent ${agentId} is busy with run ${activeRunId ?? '(unknown)'} in another process. ` +
         'Wait for it to finish, cancel it with Agent.cancelRun(runId), or send with { local: { force: true } } to expire it.',
-      { code: 'agent_busy', isRetryable: true, ...options },
+      { code: 'agent_busy', isRetryable: false, ...options },
     );
     this.name = 'AgentBusyError';
     this.agentId = agentId;
@@ -35,10 +40,11 @@ export class AgentBusyError extends CairnError {
 }
 
 const unsupportedBrand = Symbol.for('cairn.error.UnsupportedRunOperationError');
-/** A Run operation that this run (for example one loaded from another process) cannot perform. */
-export class UnsupportedRunOperationError extends CairnError {
+/** A Run operation that this run cannot perform (check `run.supports(operation)` first). */
+export class UnsupportedRunOperationError extends ConfigurationError {
   readonly [unsupportedBrand] = true;
-  constructor(operation: string, reason: string, options: CairnErrorOptions = {}) {
+  declare readonly operation: RunOperation;
+  constructor(operation: RunOperation, reason: string, options: CairnErrorOptions = {}) {
     super(`Run operation "${operation}" is not supported: ${reason}`, { code: 'unsupported_operation', operation, ...options });
     this.name = 'UnsupportedRunOperationError';
   }

@@ -1,5 +1,6 @@
-export { CairnError, type CairnErrorOptions } from './cairn-error.js';
+export { CairnAgentError, CairnError, type CairnErrorOptions, CairnSdkError } from './cairn-error.js';
 export {
   AgentBusyError, ConfigurationError, isAbortError, isRetryableStatus, ProviderError, type ProviderErrorOptions,
   ToolError, UnsupportedRunOperationError,
 } from './errors.js';
+export type { RunOperation } from './run-operation.js';

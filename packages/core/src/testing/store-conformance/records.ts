@@ -13,7 +13,7 @@ export function agentRecord(agentId: string, overrides: Partial<AgentRecord> = {
   return {
     agentId,
     cwd: '/workspace/project',
-    model: { id: 'anthropic/claude-sonnet-4-5', params: [{ id: 'thinking', value: true }] },
+    model: { id: 'anthropic/claude-sonnet-4-5', params: [{ id: 'thinking', value: 'true' }] },
     mode: 'agent',
     createdAt: 1_700_000_000_000,
     updatedAt: 1_700_000_000_000,

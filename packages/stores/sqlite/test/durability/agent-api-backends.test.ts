@@ -69,13 +69,20 @@ describe.each<BackendName>(['memory', 'sqlite', 'jsonl'])('the Agent catalog API
     expect(await stored.wait()).toMatchObject({ status: 'finished', result: 'Echoed hi.' });
     await expect(Agent.getRun('run-missing')).rejects.toThrow(/No run run-missing/);
 
-    // messages.list with offset and limit.
+    // messages.list: the user's and the assistant's text only, with offset and limit; the model conversation has the tool round too.
     const messages = await Agent.messages.list(first.agentId);
-    expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
+    expect(messages.map((message) => [message.role, message.text])).toEqual([
+      ['user', 'echo hi'],
+      ['assistant', 'Echoing.'],
+      ['assistant', 'Echoed hi.'],
+      ['user', 'take your time'],
+      ['assistant', expect.stringMatching(/^a/)],
+    ]);
     expect((await Agent.messages.list(first.agentId, { offset: 1, limit: 2 })).map((message) => [message.index, message.role])).toEqual([
       [1, 'assistant'],
-      [2, 'tool'],
+      [2, 'assistant'],
     ]);
+    expect((await Agent.messages.listModelMessages(first.agentId)).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
 
     // getUsage: the agent's total, and one run's.
     const usage = await Agent.getUsage(first.agentId);

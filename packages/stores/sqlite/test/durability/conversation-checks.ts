@@ -1,10 +1,10 @@
-import type { AgentMessage } from '@cairn/core';
+import type { ModelConversationMessage } from '@cairn/core';
 
 /**
  * Problems that make a conversation ill-formed for providers: a tool call without a result in the
  * next message, or a result without a call just before it. Empty when it is well-formed.
  */
-export function conversationProblems(messages: Array<Pick<AgentMessage, 'role' | 'content'>>): string[] {
+export function conversationProblems(messages: Array<Pick<ModelConversationMessage, 'role' | 'content'>>): string[] {
   const problems: string[] = [];
   messages.forEach((message, index) => {
     const parts = Array.isArray(message.content) ? (message.content as Array<{ type: string; toolCallId?: string }>) : [];

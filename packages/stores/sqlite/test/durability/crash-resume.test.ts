@@ -74,9 +74,9 @@ describe.each<Backend>(['sqlite', 'jsonl'])('kill -9 of a process running an age
       expect(interrupted.error?.code).toBe('interrupted');
       const streamed = [];
       for await (const message of interrupted.stream()) streamed.push(message);
-      expect(streamed.at(-1)).toMatchObject({ type: 'status', status: 'error', error: { code: 'interrupted' } });
+      expect(streamed.at(-1)).toMatchObject({ type: 'status', status: 'ERROR', error: { code: 'interrupted' } });
 
-      const history = await Agent.messages.list(agentId, { store });
+      const history = await Agent.messages.listModelMessages(agentId, { store });
       expect(conversationProblems(history)).toEqual([]);
       expect(history[0]?.role).toBe('user');
       const toolResults = history.filter((message) => message.role === 'tool').map((message) => textOf(message.content));
@@ -94,7 +94,7 @@ describe.each<Backend>(['sqlite', 'jsonl'])('kill -9 of a process running an age
       const prompt = model.calls[0]!.prompt.filter((message) => message.role !== 'system');
       expect(conversationProblems(prompt as never)).toEqual([]);
       expect(textOf(prompt.at(-1)!.content)).toContain('are you there?');
-      const after = await Agent.messages.list(agentId, { store });
+      const after = await Agent.messages.listModelMessages(agentId, { store });
       expect(conversationProblems(after)).toEqual([]);
       expect(after.at(-1)).toMatchObject({ role: 'assistant' });
       expect(textOf(after.at(-1)!.content)).toBe('follow-up answer');

@@ -48,7 +48,7 @@ describe('Agent.getRun / cancelRun of a run owned by another process', () => {
       expect((await runner.waitFor((line) => line.marker === 'done')).status).toBe('finished');
       expect(live).toEqual(await storedMessages(store, runId));
       expect(live.map((message) => message.type)).toEqual(expect.arrayContaining(['system', 'user', 'assistant', 'tool_call', 'status']));
-      expect(live.at(-1)).toMatchObject({ type: 'status', status: 'finished' });
+      expect(live.at(-1)).toMatchObject({ type: 'status', status: 'FINISHED' });
       expect((await run.wait()).status).toBe('finished');
 
       const replay: SDKMessage[] = [];
@@ -75,7 +75,7 @@ describe('Agent.getRun / cancelRun of a run owned by another process', () => {
       expect(await runner.waitFor((line) => line.marker === 'done')).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
       expect((await runner.exited).code).toBe(0);
       const messages = await storedMessages(store, runId);
-      expect(messages.filter((message) => message.type === 'status' && ['finished', 'error', 'cancelled'].includes(message.status as string))).toHaveLength(1);
+      expect(messages.filter((message) => message.type === 'status' && ['FINISHED', 'ERROR', 'CANCELLED'].includes(message.status as string))).toHaveLength(1);
     } finally {
       store.close();
     }
@@ -96,7 +96,7 @@ describe('Agent.getRun / cancelRun of a run owned by another process', () => {
       expect(await run.wait()).toMatchObject({ status: 'cancelled' });
       const streamed: SDKMessage[] = [];
       for await (const message of run.stream()) streamed.push(message);
-      expect(streamed.at(-1)).toMatchObject({ type: 'status', status: 'cancelled' });
+      expect(streamed.at(-1)).toMatchObject({ type: 'status', status: 'CANCELLED' });
     } finally {
       store.close();
     }

@@ -59,12 +59,12 @@ describe.each<BackendName>(['sqlite', 'jsonl'])('agent.rewind with the real file
     const agent = await Agent.create({ model: 'scripted/scripted-model', local: { cwd, store } });
     expect((await (await agent.send('say hello')).wait()).status).toBe('finished');
     const before = await snapshot(cwd);
-    const conversationBefore = await Agent.messages.list(agent.agentId, { store });
+    const conversationBefore = await Agent.messages.listModelMessages(agent.agentId, { store });
 
     const run = await agent.send('edit the files');
     const result = await run.wait();
     expect(result.status).toBe('finished');
-    const toolResults = (await Agent.messages.list(agent.agentId, { store })).filter((message) => message.role === 'tool');
+    const toolResults = (await Agent.messages.listModelMessages(agent.agentId, { store })).filter((message) => message.role === 'tool');
     expect(JSON.stringify(toolResults)).not.toMatch(/"error-text"|"error-json"/);
     expect(await readFile(join(cwd, 'b.txt'), 'utf8')).toBe('beta line one\nBETA LINE TWO\n');
     expect(await readFile(join(cwd, 'new/deep/file.txt'), 'utf8')).toBe('edited twice\n');
@@ -77,7 +77,7 @@ describe.each<BackendName>(['sqlite', 'jsonl'])('agent.rewind with the real file
     expect(report.restored.sort()).toEqual(['a.txt', 'b.txt', 'doomed.txt', 'new/deep/file.txt', 'sub/data.bin']);
     expect(report.undoneRuns).toEqual([run.id]);
     expect(await snapshot(cwd)).toEqual(before);
-    expect(await Agent.messages.list(agent.agentId, { store })).toEqual(conversationBefore);
+    expect(await Agent.messages.listModelMessages(agent.agentId, { store })).toEqual(conversationBefore);
     await store.close?.();
   });
 
@@ -108,7 +108,7 @@ describe.each<BackendName>(['sqlite', 'jsonl'])('agent.rewind with the real file
     expect(await readFile(join(cwd, 'b.txt'), 'utf8')).toBe('the user rewrote this\n');
     expect(await readFile(join(cwd, 'doomed.txt'), 'utf8')).toBe('user content\n');
     expect((await snapshot(cwd)).has('created.txt')).toBe(false);
-    expect(await Agent.messages.list(agent.agentId, { store })).toEqual([]);
+    expect(await Agent.messages.listModelMessages(agent.agentId, { store })).toEqual([]);
     await store.close?.();
   });
 
@@ -133,7 +133,7 @@ describe.each<BackendName>(['sqlite', 'jsonl'])('agent.rewind with the real file
     expect(again).toMatchObject({ conflicts: [], restored: ['f.txt'], undoneRuns: [first.id] });
     expect(await snapshot(cwd)).toEqual(await snapshot(await workspace()));
     expect((await (await agent.send('go on')).wait()).result).toBe('after the rewinds');
-    expect((await Agent.messages.list(agent.agentId, { store })).map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect((await Agent.messages.listModelMessages(agent.agentId, { store })).map((message) => message.role)).toEqual(['user', 'assistant']);
     await store.close?.();
   });
 });

@@ -51,7 +51,7 @@ describe.each<BackendName>(['sqlite', 'jsonl'])('conversation storage (%s)', (ba
     const perTurnCheckpointBytes = perBlock('checkpoints').at(-1)! / 50;
     // One user message, one assistant message and one small root per turn.
     expect(perTurnCheckpointBytes).toBeLessThan(1_500);
-    expect((await Agent.messages.list(agent.agentId, { store })).length).toBe(turns * 2);
+    expect((await Agent.messages.listModelMessages(agent.agentId, { store })).length).toBe(turns * 2);
 
     const original = await Agent.get(agent.agentId, { store });
     const beforeFork = storedBytes(backend, location).checkpoints;
@@ -60,8 +60,8 @@ describe.each<BackendName>(['sqlite', 'jsonl'])('conversation storage (%s)', (ba
     expect(storedBytes(backend, location).checkpoints).toBe(beforeFork);
     expect((await loadConversationForTest(store, original.checkpointRoot)).blobs).toBeGreaterThan(turns * 2);
     await (await fork.send('Only on the branch?')).wait();
-    expect((await Agent.messages.list(fork.agentId, { store })).length).toBe(turns * 2 + 2);
-    expect((await Agent.messages.list(agent.agentId, { store })).length).toBe(turns * 2);
+    expect((await Agent.messages.listModelMessages(fork.agentId, { store })).length).toBe(turns * 2 + 2);
+    expect((await Agent.messages.listModelMessages(agent.agentId, { store })).length).toBe(turns * 2);
     // The branch added one turn's blobs, not a copy of the shared history.
     expect(storedBytes(backend, location).checkpoints - beforeFork).toBeLessThan(3 * perTurnCheckpointBytes);
     await store.close?.();

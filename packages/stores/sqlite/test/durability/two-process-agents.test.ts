@@ -53,7 +53,7 @@ describe('two processes on one SQLite file', () => {
         for (const [offset, event] of acknowledged) expect(stored[offset - 1]?.event).toEqual(event);
         // 300 + 300 text deltas, the tool call, and the final status.
         expect(stored.filter(({ event }) => event.kind === 'update' && event.update.type === 'text-delta')).toHaveLength(600);
-        expect(stored.at(-1)?.event).toMatchObject({ kind: 'message', message: { type: 'status', status: 'finished' } });
+        expect(stored.at(-1)?.event).toMatchObject({ kind: 'message', message: { type: 'status', status: 'FINISHED' } });
       }
       expect(new Set(done.map((line) => line.runId)).size).toBe(2);
     } finally {
@@ -105,7 +105,7 @@ describe('two processes on one SQLite file', () => {
       expect(holderDone.status).toBe('cancelled');
       expect((await store.runs.get(holderDone.runId))?.status).toBe('cancelled');
       // The cancelled run's turn (its tool call, answered) comes before the forced one.
-      const roles = (await Agent.messages.list(agentId, { store })).map((message) => message.role);
+      const roles = (await Agent.messages.listModelMessages(agentId, { store })).map((message) => message.role);
       expect(roles).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
       await agent.close();
     } finally {

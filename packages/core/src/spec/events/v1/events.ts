@@ -1,5 +1,9 @@
-import type { JSONValue } from '../../json.js';
+import type { ModelSelection } from '../../provider/v1/provider.js';
 import type { TokenUsage } from './usage.js';
+
+// The shapes of this file follow the reference agent SDK's local runtime field for field, so code
+// written for it reads Cairn's streams unchanged. Cairn's additions are optional fields, or update
+// types of their own that a `switch` on `type` passes over; documented fields are never renamed.
 
 export type RunStatus = 'running' | 'finished' | 'error' | 'cancelled';
 
@@ -8,67 +12,349 @@ interface SDKMessageBase {
   run_id: string;
 }
 
-export type AssistantContentBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: JSONValue };
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+export interface ToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export type AssistantContentBlock = TextBlock | ToolUseBlock;
+
+export interface SDKSystemMessage extends SDKMessageBase {
+  type: 'system';
+  subtype?: 'init';
+  model?: ModelSelection;
+  tools?: string[];
+  /** Cairn: the mode the run starts in. */
+  mode?: string;
+  /** Cairn: the canonical workspace root. */
+  cwd?: string;
+}
+
+export interface SDKUserMessageEvent extends SDKMessageBase {
+  type: 'user';
+  message: { role: 'user'; content: TextBlock[] };
+}
+
+export interface SDKAssistantMessage extends SDKMessageBase {
+  type: 'assistant';
+  message: { role: 'assistant'; content: AssistantContentBlock[] };
+  /** Cairn: the step ended early (cancel, stream error); its tool calls were not run. */
+  incomplete?: boolean;
+}
+
+export interface SDKThinkingMessage extends SDKMessageBase {
+  type: 'thinking';
+  text: string;
+  thinking_duration_ms?: number;
+}
+
+export interface SDKToolUseMessage extends SDKMessageBase {
+  type: 'tool_call';
+  call_id: string;
+  name: string;
+  status: 'running' | 'completed' | 'error';
+  args?: unknown;
+  /** The result as the model read it (text). */
+  result?: unknown;
+  truncated?: { args?: boolean; result?: boolean };
+}
+
+/** The reference SDK's lifecycle values; a local run is never `CREATING` or `EXPIRED`. */
+export type SDKStatus = 'CREATING' | 'RUNNING' | 'FINISHED' | 'ERROR' | 'CANCELLED' | 'EXPIRED';
+
+/** Cairn: what happened inside a `RUNNING` run when a status message reports it. */
+export type SDKStatusPhase = 'mode-changed' | 'retrying' | 'compacting';
+
+export interface SDKStatusMessage extends SDKMessageBase {
+  type: 'status';
+  status: SDKStatus;
+  message?: string;
+  /** Cairn: set on `RUNNING` messages that report a mode change, a retry or a compaction. */
+  phase?: SDKStatusPhase;
+  /** Cairn: the run's mode after this message. */
+  mode?: string;
+  /** Cairn: on `ERROR` and `CANCELLED`, the run's error. */
+  error?: { message: string; code: string };
+}
+
+export interface SDKTaskMessage extends SDKMessageBase {
+  type: 'task';
+  status?: string;
+  text?: string;
+  /** Cairn: the `task` tool call this message belongs to. */
+  call_id?: string;
+  subagent_type?: string;
+}
+
+export interface SDKRequestMessage extends SDKMessageBase {
+  type: 'request';
+  request_id: string;
+}
+
+export interface SDKUsageMessage extends SDKMessageBase {
+  type: 'usage';
+  usage: TokenUsage;
+}
 
 /** What `run.stream()` yields, discriminated on `type`. */
 export type SDKMessage =
-  | (SDKMessageBase & { type: 'system'; subtype: 'init'; model: string; tools: string[]; mode: string; cwd: string })
-  | (SDKMessageBase & { type: 'user'; message: { role: 'user'; content: string } })
-  | (SDKMessageBase & { type: 'assistant'; message: { role: 'assistant'; content: AssistantContentBlock[] }; incomplete?: boolean })
-  | (SDKMessageBase & { type: 'thinking'; text: string })
-  | (SDKMessageBase & {
-      type: 'tool_call';
-      call_id: string;
-      name: string;
-      status: 'running' | 'completed' | 'error';
-      args: JSONValue;
-      result?: string;
-      truncated?: boolean;
-    })
-  | (SDKMessageBase & { type: 'status'; status: RunStatus | 'mode-changed' | 'retrying' | 'compacting'; message?: string; mode?: string; error?: { message: string; code: string } })
-  | (SDKMessageBase & { type: 'task'; call_id: string; subagent_type: string; status: 'running' | 'completed' | 'error'; text?: string })
-  | (SDKMessageBase & { type: 'request'; request_id: string })
-  | (SDKMessageBase & { type: 'usage'; usage: TokenUsage });
+  | SDKSystemMessage
+  | SDKUserMessageEvent
+  | SDKAssistantMessage
+  | SDKThinkingMessage
+  | SDKToolUseMessage
+  | SDKStatusMessage
+  | SDKTaskMessage
+  | SDKRequestMessage
+  | SDKUsageMessage;
 
 export type SDKMessageType = SDKMessage['type'];
 
-/** Fine-grained updates for `onDelta` and UIs. */
+/**
+ * One tool call as updates and the conversation show it. The reference SDK keeps this shape
+ * internal; Cairn's: `type` is the tool id (`read`, `edit`, `shell`, a custom tool's name), `name`
+ * the model-facing name.
+ */
+export interface ToolCall {
+  type: string;
+  name: string;
+  /** Cairn: the call's id (the model's tool call id). */
+  callId?: string;
+  /** The parsed arguments (the raw text when they are not valid JSON). */
+  args?: unknown;
+  /** The argument text streamed so far (partial calls only). */
+  argsText?: string;
+  status?: 'running' | 'completed' | 'error';
+  /** The result as the model read it. */
+  result?: string;
+  isError?: boolean;
+  truncated?: { args?: boolean; result?: boolean };
+}
+
+export interface UserMessage {
+  text: string;
+}
+
+export interface AssistantMessage {
+  text: string;
+}
+
+export interface ThinkingMessage {
+  text: string;
+  thinkingDurationMs?: number;
+}
+
+export interface TextDeltaUpdate {
+  type: 'text-delta';
+  text: string;
+}
+
+export interface ThinkingDeltaUpdate {
+  type: 'thinking-delta';
+  text: string;
+}
+
+export interface ThinkingCompletedUpdate {
+  type: 'thinking-completed';
+  thinkingDurationMs: number;
+}
+
+/**
+ * `callId` and `modelCallId` are both the tool call id the model gave: Cairn has no second id
+ * space for tool calls.
+ */
+export interface ToolCallStartedUpdate {
+  type: 'tool-call-started';
+  callId: string;
+  toolCall: ToolCall;
+  modelCallId: string;
+}
+
+export interface PartialToolCallUpdate {
+  type: 'partial-tool-call';
+  callId: string;
+  toolCall: ToolCall;
+  modelCallId: string;
+  /** Cairn: the argument text this update added. */
+  argsTextDelta?: string;
+}
+
+export interface ToolCallCompletedUpdate {
+  type: 'tool-call-completed';
+  callId: string;
+  toolCall: ToolCall;
+  modelCallId: string;
+}
+
+export type NestedTaskUpdate =
+  | TextDeltaUpdate
+  | ToolCallStartedUpdate
+  | ToolCallCompletedUpdate
+  | ThinkingDeltaUpdate
+  | ThinkingCompletedUpdate
+  | PartialToolCallUpdate
+  | StepStartedUpdate
+  | StepCompletedUpdate;
+
+/** One level of a subagent's updates, under the parent's `task` tool call. */
+export interface ToolCallDeltaUpdate {
+  type: 'tool-call-delta';
+  callId: string;
+  modelCallId: string;
+  taskUpdate: NestedTaskUpdate;
+}
+
+export interface TokenDeltaUpdate {
+  type: 'token-delta';
+  tokens: number;
+}
+
+export interface StepStartedUpdate {
+  type: 'step-started';
+  /** 1-based number of the model call within the run. */
+  stepId: number;
+  /** Cairn: the mode this step runs in. */
+  mode?: string;
+}
+
+export interface StepCompletedUpdate {
+  type: 'step-completed';
+  stepId: number;
+  stepDurationMs: number;
+  /** Cairn: why the model stopped (`stop`, `tool-calls`, `length`, ...). */
+  finishReason?: string;
+}
+
+export interface TurnEndedUpdate {
+  type: 'turn-ended';
+  usage?: {
+    inputTokens: number;
+    outputTokens: number;
+    cacheReadTokens: number;
+    cacheWriteTokens: number;
+    reasoningTokens?: number;
+    /** Cairn: input + output tokens. */
+    totalTokens?: number;
+  };
+}
+
+export interface UserMessageAppendedUpdate {
+  type: 'user-message-appended';
+  userMessage: UserMessage;
+}
+
+export interface SummaryUpdate {
+  type: 'summary';
+  summary: string;
+}
+
+export interface SummaryStartedUpdate {
+  type: 'summary-started';
+}
+
+export interface SummaryCompletedUpdate {
+  type: 'summary-completed';
+  /** Cairn: the estimated context size before and after the compaction. */
+  tokensBefore?: number;
+  tokensAfter?: number;
+}
+
+/** `event` is `{ callId, stream: 'stdout' | 'stderr', text }` for Cairn's shell tool. */
+export interface ShellOutputDeltaUpdate {
+  type: 'shell-output-delta';
+  event: Record<string, unknown>;
+}
+
+/** Cairn: the run's mode changed (the user's send, the model's `switch_mode`, a plan approval). */
+export interface ModeChangedUpdate {
+  type: 'mode-changed';
+  from: string;
+  to: string;
+  source: 'user' | 'tool' | 'plan-approval';
+}
+
+/** Cairn: the todo list changed. */
+export interface TodosUpdatedUpdate {
+  type: 'todos-updated';
+  todos: Array<{ id: string; content: string; status: string }>;
+}
+
+/** Cairn: `create_plan` proposed a plan. */
+export interface PlanCreatedUpdate {
+  type: 'plan-created';
+  plan: unknown;
+}
+
+/** Cairn: a model call failed and is retried after `delayMs`. */
+export interface RetryUpdate {
+  type: 'retry';
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+/** Fine-grained updates for `onDelta` and UIs: the reference SDK's set plus Cairn's own. */
 export type InteractionUpdate =
-  | { type: 'text-delta'; text: string }
-  | { type: 'thinking-delta'; text: string }
-  | { type: 'thinking-completed'; thinkingDurationMs: number }
-  | { type: 'tool-call-started'; callId: string; toolName: string; args: JSONValue }
-  | { type: 'partial-tool-call'; callId: string; toolName: string; argsTextDelta: string }
-  /** One nested level of a subagent's updates. */
-  | { type: 'tool-call-delta'; callId: string; update: InteractionUpdate }
-  | { type: 'tool-call-completed'; callId: string; toolName: string; isError: boolean; result: string; truncated?: boolean }
-  | { type: 'token-delta'; tokens: number }
-  | { type: 'step-started'; step: number; mode: string }
-  | { type: 'step-completed'; step: number; finishReason: string }
-  | { type: 'turn-ended'; usage: TokenUsage }
-  | { type: 'user-message-appended'; text: string }
-  | { type: 'summary-started' }
-  | { type: 'summary'; text: string }
-  | { type: 'summary-completed'; tokensBefore: number; tokensAfter: number }
-  | { type: 'shell-output-delta'; callId: string; stream: 'stdout' | 'stderr'; text: string }
-  | { type: 'mode-changed'; from: string; to: string; source: 'user' | 'tool' | 'plan-approval' }
-  | { type: 'todos-updated'; todos: Array<{ id: string; content: string; status: string }> }
-  | { type: 'plan-created'; plan: JSONValue }
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string };
+  | TextDeltaUpdate
+  | ThinkingDeltaUpdate
+  | ThinkingCompletedUpdate
+  | ToolCallStartedUpdate
+  | ToolCallCompletedUpdate
+  | ToolCallDeltaUpdate
+  | PartialToolCallUpdate
+  | TokenDeltaUpdate
+  | StepStartedUpdate
+  | StepCompletedUpdate
+  | TurnEndedUpdate
+  | UserMessageAppendedUpdate
+  | SummaryUpdate
+  | SummaryStartedUpdate
+  | SummaryCompletedUpdate
+  | ShellOutputDeltaUpdate
+  | ModeChangedUpdate
+  | TodosUpdatedUpdate
+  | PlanCreatedUpdate
+  | RetryUpdate;
 
 export type InteractionUpdateType = InteractionUpdate['type'];
 
-/** One step of an agent turn as `run.conversation()` returns it. */
+/** One step of an agent turn, as `run.conversation()` returns it and `onStep` receives it. */
 export type ConversationStep =
-  | { type: 'assistantMessage'; text: string }
-  | { type: 'thinkingMessage'; text: string }
-  | { type: 'toolCall'; callId: string; name: string; args: JSONValue; result?: string; isError?: boolean };
+  | { type: 'assistantMessage'; message: AssistantMessage }
+  | { type: 'toolCall'; message: ToolCall }
+  | { type: 'thinkingMessage'; message: ThinkingMessage };
+
+export interface AgentConversationTurn {
+  userMessage?: UserMessage;
+  steps: ConversationStep[];
+}
+
+export interface ShellCommand {
+  command: string;
+  workingDirectory?: string;
+}
+
+export interface ShellOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface ShellConversationTurn {
+  shellCommand?: ShellCommand;
+  shellOutput?: ShellOutput;
+}
 
 export type ConversationTurn =
-  | { type: 'agentConversationTurn'; userMessage: string; steps: ConversationStep[] }
-  | { type: 'shellConversationTurn'; command: string; stdout: string; stderr: string; exitCode: number | null };
+  | { type: 'agentConversationTurn'; turn: AgentConversationTurn }
+  | { type: 'shellConversationTurn'; turn: ShellConversationTurn };
 
 /** One entry of a run's append-only event log: what stream() replays and onDelta receives. */
 export type RunEvent =

@@ -1,5 +1,10 @@
 export type {
-  AssistantContentBlock, ConversationStep, ConversationTurn, InteractionUpdate, InteractionUpdateType, RunEvent, RunStatus,
-  SDKMessage, SDKMessageType,
+  AgentConversationTurn, AssistantContentBlock, AssistantMessage, ConversationStep, ConversationTurn, InteractionUpdate, InteractionUpdateType,
+  ModeChangedUpdate, NestedTaskUpdate, PartialToolCallUpdate, PlanCreatedUpdate, RetryUpdate, RunEvent, RunStatus, SDKAssistantMessage, SDKMessage,
+  SDKMessageType, SDKRequestMessage, SDKStatus, SDKStatusMessage, SDKStatusPhase, SDKSystemMessage, SDKTaskMessage, SDKThinkingMessage,
+  SDKToolUseMessage, SDKUsageMessage, SDKUserMessageEvent, ShellCommand, ShellConversationTurn, ShellOutput, ShellOutputDeltaUpdate,
+  StepCompletedUpdate, StepStartedUpdate, SummaryCompletedUpdate, SummaryStartedUpdate, SummaryUpdate, TextBlock, TextDeltaUpdate,
+  ThinkingCompletedUpdate, ThinkingDeltaUpdate, ThinkingMessage, TodosUpdatedUpdate, TokenDeltaUpdate, ToolCall, ToolCallCompletedUpdate,
+  ToolCallDeltaUpdate, ToolCallStartedUpdate, ToolUseBlock, TurnEndedUpdate, UserMessage, UserMessageAppendedUpdate,
 } from './events.js';
-export type { AgentUsage, CostCents, TokenUsage } from './usage.js';
+export type { AgentUsage, CostCents, RunUsage, TokenUsage, UsageCost } from './usage.js';

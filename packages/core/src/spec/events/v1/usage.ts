@@ -15,8 +15,23 @@ export interface CostCents {
   chargedCents: number;
 }
 
-export interface AgentUsage {
+/** The reference SDK's name for a cost in cents. */
+export type UsageCost = CostCents;
+
+/** Tokens and cost of one run (a local agent's turn). */
+export interface RunUsage {
+  runId: string;
   usage: TokenUsage;
-  cost: CostCents;
-  runs: Array<{ runId: string; model: string; usage: TokenUsage; cost: CostCents }>;
+  /** Absent when the run's model has no known prices (a local server, an unknown model). */
+  cost?: UsageCost;
+  /** Cairn: the model the run used. */
+  model?: string;
+}
+
+export interface AgentUsage {
+  /** Summed over `runs`. */
+  usage: TokenUsage;
+  /** Summed over the runs that have a cost; absent when none has. */
+  cost?: UsageCost;
+  runs: RunUsage[];
 }

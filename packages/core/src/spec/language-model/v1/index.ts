@@ -2,6 +2,6 @@ export type { LanguageModelV1, LanguageModelV1StreamResult } from './language-mo
 export type { LanguageModelV1CallOptions, LanguageModelV1FunctionTool, LanguageModelV1ToolChoice } from './call-options.js';
 export type { CallWarning, FinishReason, LanguageModelV1StreamPart, LanguageModelV1StreamPartType, LanguageModelV1Usage } from './stream-part.js';
 export type {
-  AssistantModelMessage, ImagePart, ModelMessage, ReasoningPart, SystemModelMessage, TextPart, ToolCallPart,
+  AssistantModelMessage, ImageDataPart, ImagePart, ImageUrlPart, ModelMessage, ReasoningPart, SystemModelMessage, TextPart, ToolCallPart,
   ToolModelMessage, ToolResultOutput, ToolResultPart, UserModelMessage,
 } from './prompt.js';

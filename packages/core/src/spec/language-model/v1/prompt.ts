@@ -33,11 +33,25 @@ export interface TextPart {
   providerMetadata?: ProviderMetadata;
 }
 
-export interface ImagePart {
+/** An image of a user message: inline base64 bytes, or a remote URL the provider fetches. */
+export type ImagePart = ImageDataPart | ImageUrlPart;
+
+export interface ImageDataPart {
   type: 'image';
   /** Base64 without the data: prefix. */
   data: string;
   mediaType: string;
+  providerMetadata?: ProviderMetadata;
+}
+
+/**
+ * A remote image (`http:` or `https:`). `mediaType` is set when the URL's extension names an image
+ * type; wire formats that need a type and get none leave it to the provider to read it.
+ */
+export interface ImageUrlPart {
+  type: 'image';
+  url: string;
+  mediaType?: string;
   providerMetadata?: ProviderMetadata;
 }
 
@@ -76,4 +90,9 @@ export type ToolResultOutput =
   | { type: 'json'; value: JSONValue }
   | { type: 'error-text'; value: string }
   | { type: 'error-json'; value: JSONValue }
-  | { type: 'content'; value: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mediaType: string }> };
+  | {
+      type: 'content';
+      value: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mediaType: string }>;
+      /** A failure that carries images too (the text-only failures are `error-text`). */
+      isError?: boolean;
+    };

@@ -1,3 +1,4 @@
+export type { ModelListItem, ModelListOptions, ModelParameterDefinition, ModelVariant, SDKModel } from './model-list.js';
 export type {
-  ModelCatalogEntry, ModelParameterDefinition, ModelPricing, ModelSelection, ProviderContext, ProviderSettings, ProviderV1,
+  CatalogParameterDefinition, ModelCatalogEntry, ModelParameterValue, ModelPricing, ModelSelection, ProviderContext, ProviderSettings, ProviderV1,
 } from './provider.js';

@@ -1,10 +1,22 @@
 import type { EmbeddingModelV1 } from '../../embedding-model/v1/index.js';
 import type { LanguageModelV1 } from '../../language-model/v1/index.js';
 
-/** A model choice: `"provider/model"` or `"auto"`, with catalog parameters. */
+/**
+ * One parameter of a model selection. Values are strings, as `Cairn.models.list()` lists them
+ * (`"high"`, `"true"`, `"2048"`); the runtime parses them by the catalog parameter's type.
+ */
+export interface ModelParameterValue {
+  id: string;
+  value: string;
+}
+
+/**
+ * A model choice: `"provider/model"`, a catalog id or alias without the provider (`"gpt-5.2"`), or
+ * the router (`"auto-smart"`, `"auto"`), with catalog parameters.
+ */
 export interface ModelSelection {
   id: string;
-  params?: Array<{ id: string; value: string | number | boolean }>;
+  params?: ModelParameterValue[];
 }
 
 /** Per-provider settings from `AgentOptions.providers[providerId]`. */
@@ -15,11 +27,20 @@ export interface ProviderSettings {
   [key: string]: unknown;
 }
 
-export interface ModelParameterDefinition {
+/**
+ * A parameter a catalog model takes. `Cairn.models.list()` lists it as a `ModelParameterDefinition`:
+ * an enum's values, `"false"`/`"true"` for a boolean, a number's values when it has a list.
+ */
+export interface CatalogParameterDefinition {
   id: string;
+  /** Shown in model pickers, e.g. "Reasoning effort". */
+  displayName?: string;
   description?: string;
   type: 'enum' | 'boolean' | 'number';
   values?: Array<string | number | boolean>;
+  /** Display names of values, by the value as a string, e.g. `{ cost: 'Cost' }`. */
+  valueDisplayNames?: Record<string, string>;
+  /** What applies when the selection leaves the parameter out (the provider's own default). */
   default?: string | number | boolean;
 }
 
@@ -39,7 +60,7 @@ export interface ModelCatalogEntry {
   contextWindow: number;
   maxOutputTokens: number;
   capabilities: { tools: boolean; images: boolean; reasoning: boolean };
-  params?: ModelParameterDefinition[];
+  params?: CatalogParameterDefinition[];
   aliases?: string[];
   pricing?: ModelPricing;
   /** Capability tier for the `auto` router. */

@@ -2,3 +2,7 @@ export type {
   AgentLease, AgentRecord, AgentStore, AgentsStore, CheckpointStore, FileChangeRecord, LeaseResult, ListOptions, ListResult,
   RunEventsStore, RunRecord, RunsStore, StoredRunEvent,
 } from './store.js';
+export type {
+  LocalAgentDocument, LocalAgentRunDocument, LocalAgentStore, LocalAgentStoreAgents, LocalAgentStoreCheckpoints, LocalAgentStoreRunEvents,
+  LocalAgentStoreRuns,
+} from './store.js';

@@ -73,6 +73,8 @@ export interface FileChangeRecord {
   path: string;
   beforeHash: string | null;
   afterHash: string | null;
+  /** Size of the content after the change, in bytes (absent on records written before it was kept). */
+  afterSizeBytes?: number;
   toolCallId: string;
   at: number;
 }
@@ -83,7 +85,10 @@ export interface RunRecord {
   requestId: string;
   status: RunStatus;
   mode: string;
+  /** The concrete model the run used (`provider/model`; the router's choice for `auto-smart`). */
   model: string;
+  /** The params of the selection the run was sent with (`optimize_for` for the router). */
+  modelParams?: ModelSelection['params'];
   prompt: string;
   createdAt: number;
   updatedAt: number;
@@ -132,3 +137,20 @@ export interface AgentStore {
   readonly shared?: boolean;
   close?(): Promise<void> | void;
 }
+
+// The reference SDK's names for the same shapes (its "Local agent stores" section), so a custom
+// store written against those names type-checks unchanged. Aliases, not copies: one contract.
+/** A complete local store: `agents`, `checkpoints`, `runs`, `runEvents`. */
+export type LocalAgentStore = AgentStore;
+/** Agent metadata rows, paged with an opaque `cursor` / `nextCursor`. */
+export type LocalAgentStoreAgents = AgentsStore;
+/** Content-addressed conversation blobs (the agent row points at its newest root). */
+export type LocalAgentStoreCheckpoints = CheckpointStore;
+/** One row per run, paged with an opaque `cursor` / `nextCursor`. */
+export type LocalAgentStoreRuns = RunsStore;
+/** The append-only run event log, resumed with an exclusive `afterOffset` / `nextOffset`. */
+export type LocalAgentStoreRunEvents = RunEventsStore;
+/** One agent row. */
+export type LocalAgentDocument = AgentRecord;
+/** One run row. */
+export type LocalAgentRunDocument = RunRecord;

@@ -14,12 +14,23 @@ export type ToolCategory = 'fs' | 'search' | 'shell' | 'web' | 'planning' | 'not
 export type ToolResult = string | JSONValue | ToolResultContent;
 
 export interface ToolResultContent {
-  content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mediaType: string }>;
+  content: Array<{ type: 'text'; text: string } | ToolResultImage>;
   isError?: boolean;
   /** Machine-readable result for UIs and callers; the model sees `content`. */
   structuredContent?: JSONValue;
   /** True when the tool cut its output (the model was told how to read more). */
   truncated?: boolean;
+}
+
+/**
+ * A base64 image in a tool result. `mimeType` is the documented name, `mediaType` Cairn's earlier
+ * one; with neither, the type is detected from the bytes (PNG, JPEG, GIF, WebP).
+ */
+export interface ToolResultImage {
+  type: 'image';
+  data: string;
+  mimeType?: string;
+  mediaType?: string;
 }
 
 /** A standard-schema-like validator (zod v4 satisfies it) or plain JSON Schema. */
@@ -95,6 +106,8 @@ export interface ToolDefinition<Input = any> {
   readOnlyHint?: boolean;
   /** Offer the tool only when this returns true (e.g. web_search without a backend). */
   isEnabled?(context: { cwd: string; settings: Record<string, unknown> }): boolean;
+  /** What to configure when `isEnabled` is false, for the error a `tools` allow-list naming it gets. */
+  setupHint?: string;
   /**
    * The path(s) a call touches, for permission rules like `edit(src/**)` and protected paths.
    * Returned paths may be relative to cwd.
@@ -105,11 +118,17 @@ export interface ToolDefinition<Input = any> {
   execute(input: Input, context: ToolExecutionContext): Promise<ToolResult> | ToolResult;
 }
 
-/** The user-facing shape of `local.customTools` entries. */
+/**
+ * The user-facing shape of `local.customTools` entries: the reference SDK's `SDKCustomTool` (a plain
+ * JSON Schema, or none for a tool without arguments) plus Cairn's extras: a zod v4 schema or
+ * `{ jsonSchema }`, `readOnly` and `timeoutMs`.
+ */
 export interface CustomTool<Input = any> {
-  description: string;
-  inputSchema: ToolInputSchema<Input>;
+  description?: string;
+  inputSchema?: ToolInputSchema<Input> | JSONSchema;
+  /** Offered in read-only modes (as the MCP `readOnlyHint`). Default false. */
   readOnly?: boolean;
+  /** Per-call timeout; the runtime aborts `context.signal` when it passes. */
   timeoutMs?: number;
   execute(input: Input, context: ToolExecutionContext): Promise<ToolResult> | ToolResult;
 }

@@ -1,0 +1,77 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { startChatCompletionsServer } from '@cairn/core/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli.js';
+
+function io(args: string[], env: Record<string, string | undefined>) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough() as unknown as NodeJS.ReadStream;
+  (stdin as unknown as PassThrough).end();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk) => (out += chunk));
+  stderr.on('data', (chunk) => (err += chunk));
+  return {
+    run: () => runCli({ argv: ['node', 'cairn', ...args], stdin, stdout: stdout as unknown as NodeJS.WriteStream, stderr: stderr as unknown as NodeJS.WriteStream, env }),
+    out: () => out,
+    err: () => err,
+  };
+}
+
+beforeAll(async () => {
+  // The CLI's default store is SQLite under CAIRN_HOME: keep it in a temp folder.
+  process.env.CAIRN_HOME = await mkdtemp(join(tmpdir(), 'cairn-home-'));
+});
+
+describe('cairn models', () => {
+  it('lists the router and the configured providers\' models with parameters, aliases and prices', async () => {
+    const cli = io(['models'], { OPENAI_API_KEY: 'sk-test' });
+    expect(await cli.run()).toBe(0);
+    const lines = cli.out().trim().split('\n');
+    expect(lines[0]).toMatch(/^auto-smart\s+Router\s+optimize_for=balanced\|cost\|intelligence {2}\(also: auto\)$/);
+    expect(lines.find((line) => line.startsWith('openai/gpt-5.2 '))).toMatch(
+      /^openai\/gpt-5\.2\s+GPT-5\.2\s+400k\s+frontier\s+\$1\.75\/\$14 per M\s+reasoningEffort=medium\|none\|low\|high\|xhigh {2}\(also: gpt-5\.2, gpt-5\.2-2025-12-11, openai\/gpt-5\.2-2025-12-11\)$/,
+    );
+    // Only the configured provider's models.
+    expect(lines.some((line) => line.startsWith('anthropic/'))).toBe(false);
+    expect(lines.at(-1)).toBe('Pass an id or alias as --model. Parameter values and presets: cairn models --json.');
+  });
+
+  it('prints Cairn.models.list() as JSON with --json', async () => {
+    const cli = io(['models', '--json'], { ANTHROPIC_API_KEY: 'sk-ant-test' });
+    expect(await cli.run()).toBe(0);
+    const models = JSON.parse(cli.out()) as Array<{ id: string; aliases?: string[]; parameters?: Array<{ id: string; values: Array<{ value: string }> }> }>;
+    const sonnet = models.find((model) => model.id === 'anthropic/claude-sonnet-4-5-20250929');
+    expect(sonnet?.aliases).toContain('claude-sonnet-4-5');
+    expect(sonnet?.parameters).toEqual([{ id: 'reasoning_effort', displayName: 'Reasoning effort', values: ['off', 'minimal', 'low', 'medium', 'high'].map((value) => ({ value })) }]);
+  });
+
+  it('says how to configure a provider when none is', async () => {
+    const cli = io(['models'], {});
+    expect(await cli.run()).toBe(0);
+    expect(cli.out()).toMatch(/^No provider is configured\. Set OPENAI_API_KEY/);
+  });
+
+  it('takes a listed id without its provider as --model', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
+    const server = await startChatCompletionsServer([{ text: 'hello' }]);
+    // The run reads provider variables from the process environment, as `cairn "prompt"` does.
+    const saved = { ...process.env };
+    Object.assign(process.env, { OPENAI_BASE_URL: server.url, OPENAI_API: 'chat' });
+    try {
+      const cli = io(['--cwd', cwd, '--model', 'gpt-4.1-mini', 'hi'], process.env);
+      const code = await cli.run();
+      expect(cli.err()).not.toMatch(/^cairn: /m);
+      expect(code).toBe(0);
+      expect(cli.out()).toBe('hello\n');
+      expect(server.requests[0]?.model).toBe('gpt-4.1-mini');
+    } finally {
+      process.env = saved;
+      await server.close();
+    }
+  });
+});

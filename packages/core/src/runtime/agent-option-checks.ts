@@ -1,0 +1,79 @@
+import { ConfigurationError } from '../spec/errors/index.js';
+import type { ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
+import { toolMatches } from './tool-set.js';
+
+/**
+ * Options the reference SDK documents that Cairn does not build yet. Passing one is an error, never
+ * a run that quietly goes without it.
+ */
+const notYetSupported: Record<string, string> = {
+  agents: 'Named subagents (agents) are not supported yet: Cairn has no task tool. Remove the option; the agent runs without subagents.',
+  mcpServers: 'MCP servers (mcpServers) are not supported yet. Remove the option, or expose the functions as local.customTools.',
+};
+
+/** Cloud-only options of the reference SDK: Cairn agents are local. */
+const cloudOnly: Record<string, string> = {
+  cloud: 'Cairn runs agents locally: cloud agents (cloud: { repos, ... }) are not supported. Pass local: { cwd } instead.',
+};
+
+/** The tool ids the reference SDK names that no Cairn tool pack provides yet. */
+const documentedButMissing: Record<string, string> = {
+  task: 'the task tool (subagents) is not supported yet',
+};
+
+/** Throw for options Cairn does not support (yet), at Agent.create, Agent.resume and send. */
+export function assertSupportedOptions(options: object, where: string): void {
+  const given = options as Record<string, unknown>;
+  for (const [name, message] of Object.entries({ ...notYetSupported, ...cloudOnly })) {
+    if (given[name] !== undefined) throw new ConfigurationError(`${where}: ${message}`);
+  }
+}
+
+/** The local.settingSources values Cairn loads; the reference SDK's others name layers Cairn has no equivalent of. */
+const knownSettingSources = new Set(['project', 'user', 'all']);
+
+export function assertSettingSources(sources: readonly string[] | undefined, where: string): void {
+  if (sources === undefined) return;
+  if (!Array.isArray(sources)) throw new ConfigurationError(`${where}: local.settingSources must be an array such as ["project", "user"].`);
+  for (const source of sources) {
+    if (knownSettingSources.has(source)) continue;
+    if (source === 'team' || source === 'mdm' || source === 'plugins') {
+      throw new ConfigurationError(`${where}: local.settingSources "${source}" is not supported: Cairn has no ${source === 'plugins' ? 'plugin settings' : `${source} settings`} layer. Use "project", "user" or "all".`);
+    }
+    throw new ConfigurationError(`${where}: unknown local.settingSources entry "${String(source)}". Use "project", "user" or "all".`);
+  }
+}
+
+/**
+ * `tools` and `disallowedTools` name tool ids (`read`, `shell`), model-facing names (`read_file`),
+ * the groups `shell` and `mcp`, or custom tool names. An unknown name is a typo that would silently
+ * widen (disallowedTools) or empty (tools) the tool set, so it is refused; so is an allow-list entry
+ * for a tool that exists but is not configured, which would otherwise vanish from the list.
+ */
+export function assertToolNames(options: { tools?: ToolName[]; disallowedTools?: ToolName[] }, tools: readonly ToolDefinition[], context: { where: string; cwd: string; settings: Record<string, unknown> }): void {
+  for (const field of ['tools', 'disallowedTools'] as const) {
+    const names = options[field];
+    if (names === undefined) continue;
+    if (!Array.isArray(names)) throw new ConfigurationError(`${context.where}: ${field} must be an array of tool names, for example ["read", "grep"].`);
+    for (const name of names) {
+      const matching = tools.filter((tool) => toolMatches(tool, name));
+      const isGroup = name === 'mcp' || name === 'shell';
+      if (matching.length === 0 && !isGroup) {
+        const missing = documentedButMissing[name];
+        if (missing && field === 'disallowedTools') continue;
+        if (missing) throw new ConfigurationError(`${context.where}: tools names "${name}", but ${missing}. Remove it from tools.`);
+        throw new ConfigurationError(`${context.where}: unknown tool "${String(name)}" in ${field}. Known tools: ${knownNames(tools)}; groups: shell, mcp.`);
+      }
+      if (field !== 'tools') continue;
+      const unconfigured = matching.filter((tool) => tool.isEnabled && !tool.isEnabled({ cwd: context.cwd, settings: context.settings }));
+      if (unconfigured.length > 0 && unconfigured.length === matching.length) {
+        const tool = unconfigured[0] as ToolDefinition;
+        throw new ConfigurationError(`${context.where}: tools names "${name}", but ${tool.name} is not configured${tool.setupHint ? `: ${tool.setupHint}` : ''}.`);
+      }
+    }
+  }
+}
+
+function knownNames(tools: readonly ToolDefinition[]): string {
+  return [...new Set(tools.map((tool) => (tool.id === tool.name ? tool.id : `${tool.id} (${tool.name})`)))].join(', ');
+}

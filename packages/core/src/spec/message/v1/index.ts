@@ -1,0 +1,1 @@
+export type { SDKImage, SDKImageDimension, SDKUserMessage } from './user-message.js';

@@ -1,0 +1,41 @@
+import { ConfigurationError } from '../spec/errors/index.js';
+import type { AgentStore, AgentsStore, CheckpointStore, RunEventsStore, RunsStore } from '../spec/store/v1/store.js';
+import { type ComposeStoreParts, composeStore } from './compose-store.js';
+import { missingStoreMethods, type SubstoreName, substoreMethods } from './store-shape.js';
+
+export interface ComposeLocalAgentStoreParts {
+  agents: AgentsStore;
+  checkpoints: CheckpointStore;
+  runs: RunsStore;
+  runEvents: RunEventsStore;
+  /** Cairn: whether other processes may share the composed store (only true when every part is). Default false. */
+  shared?: boolean;
+  /** Cairn: stores whose `close()` runs when the composed store closes. */
+  closes?: AgentStore[];
+}
+
+const knownKeys = new Set<string>([...Object.keys(substoreMethods), 'shared', 'closes']);
+
+/**
+ * The reference SDK's `composeLocalAgentStore`: one store from four substores, which may come from
+ * different backends. Checks every part up front, so a substore missing a method is reported here
+ * and not by the first run that calls it.
+ */
+export function composeLocalAgentStore(parts: ComposeLocalAgentStoreParts): AgentStore {
+  if (typeof parts !== 'object' || parts === null) {
+    throw new ConfigurationError('composeLocalAgentStore needs { agents, checkpoints, runs, runEvents }: one substore each.');
+  }
+  const unknown = Object.keys(parts).filter((key) => !knownKeys.has(key));
+  if (unknown.length > 0) {
+    throw new ConfigurationError(`composeLocalAgentStore does not know ${unknown.map((key) => `"${key}"`).join(', ')}: pass agents, checkpoints, runs and runEvents (and optionally shared, closes).`);
+  }
+  const missing = missingStoreMethods(parts, Object.keys(substoreMethods) as SubstoreName[]);
+  if (missing.length > 0) {
+    throw new ConfigurationError(`composeLocalAgentStore: the substores lack ${missing.join(', ')}. Each substore is a small CRUD surface: see the LocalAgentStore types.`);
+  }
+  if (parts.shared !== undefined && typeof parts.shared !== 'boolean') throw new ConfigurationError('composeLocalAgentStore: shared must be true or false.');
+  if (parts.closes !== undefined && !Array.isArray(parts.closes)) throw new ConfigurationError('composeLocalAgentStore: closes must be an array of stores to close with the composed one.');
+  const { shared, closes, ...substores } = parts;
+  const composed: ComposeStoreParts = { ...substores, ...(shared !== undefined ? { shared } : {}), ...(closes ? { closes } : {}) };
+  return composeStore(composed);
+}

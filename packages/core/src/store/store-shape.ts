@@ -1,0 +1,41 @@
+import { ConfigurationError } from '../spec/errors/index.js';
+import type { AgentStore } from '../spec/store/v1/store.js';
+
+/** The methods the runtime calls on each substore: a store missing one would fail mid-run instead. */
+export const substoreMethods = {
+  agents: ['put', 'get', 'update', 'list', 'delete', 'acquireLease', 'renewLease', 'releaseLease'],
+  checkpoints: ['putBlob', 'getBlob', 'hasBlob'],
+  runs: ['create', 'get', 'update', 'list'],
+  runEvents: ['append', 'list'],
+} as const;
+
+export type SubstoreName = keyof typeof substoreMethods;
+
+/** The substores (or the methods of one) that `value` lacks, as `runs.update`-style names. */
+export function missingStoreMethods(value: unknown, names: readonly SubstoreName[] = Object.keys(substoreMethods) as SubstoreName[]): string[] {
+  const missing: string[] = [];
+  for (const name of names) {
+    const substore = (value as Record<string, unknown> | null | undefined)?.[name] as Record<string, unknown> | null | undefined;
+    if (typeof substore !== 'object' || substore === null) {
+      missing.push(name);
+      continue;
+    }
+    for (const method of substoreMethods[name]) if (typeof substore[method] !== 'function') missing.push(`${name}.${method}`);
+  }
+  return missing;
+}
+
+/** Throws a ConfigurationError naming what is missing when `value` is not a complete store. */
+export function assertAgentStore(value: unknown, where: string): asserts value is AgentStore {
+  if (typeof value !== 'object' || value === null) {
+    throw new ConfigurationError(`${where} must be a store object (JsonlLocalAgentStore, createSqliteStore(), composeLocalAgentStore(...)), not ${describe(value)}.`);
+  }
+  const missing = missingStoreMethods(value);
+  if (missing.length > 0) {
+    throw new ConfigurationError(`${where} is not a complete store: it lacks ${missing.join(', ')}. Implement them, or build the store with composeLocalAgentStore({ agents, checkpoints, runs, runEvents }).`);
+  }
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}
