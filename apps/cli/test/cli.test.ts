@@ -1,31 +1,11 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { startChatCompletionsServer } from '@cairn/core/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli.js';
+import { describe, expect, it } from 'vitest';
+import { io, useTempCairnHome } from './cli-io.js';
 
-function io(args: string[], env: Record<string, string | undefined> = process.env) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough() as unknown as NodeJS.ReadStream;
-  (stdin as unknown as PassThrough).end();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk) => (out += chunk));
-  stderr.on('data', (chunk) => (err += chunk));
-  return {
-    run: () => runCli({ argv: ['node', 'cairn', ...args], stdin, stdout: stdout as unknown as NodeJS.WriteStream, stderr: stderr as unknown as NodeJS.WriteStream, env }),
-    out: () => out,
-    err: () => err,
-  };
-}
-
-beforeAll(async () => {
-  // The CLI's default store is SQLite under CAIRN_HOME: keep it in a temp folder.
-  process.env.CAIRN_HOME = await mkdtemp(join(tmpdir(), 'cairn-home-'));
-});
+useTempCairnHome();
 
 describe('cairn "prompt"', () => {
   it('streams the answer to stdout and one line per tool call to stderr', async () => {

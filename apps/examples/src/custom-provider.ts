@@ -7,7 +7,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  type CallWarning, ConfigurationError, createCairn, createMemoryStore, type FinishReason, type LanguageModelV1, type LanguageModelV1CallOptions,
+  type CallWarning, ConfigurationError, createCairn, createMemoryStore, type FinishReason, type ImagePart, type LanguageModelV1, type LanguageModelV1CallOptions,
   type LanguageModelV1StreamPart, type LanguageModelV1Usage, type ModelCatalogEntry, type ModelMessage, type ProviderContext, ProviderError, type ProviderV1,
 } from '@cairn/core';
 import { startChatCompletionsServer } from '@cairn/core/testing';
@@ -164,12 +164,17 @@ async function* mapChunks(events: ReadableStream<{ data: string }>, warnings: Ca
   yield { type: 'finish', finishReason: finish, usage };
 }
 
+/** An image part as Chat Completions takes it: a URL image as it is, inline bytes as a data URL. */
+function imageUrl(part: ImagePart): string {
+  return 'url' in part ? part.url : `data:${part.mediaType};base64,${part.data}`;
+}
+
 /** Cairn's neutral messages to Chat Completions messages (reasoning has no place there and is dropped). */
 function toChatMessages(prompt: ModelMessage[]): object[] {
   return prompt.flatMap((message): object[] => {
     if (message.role === 'system') return [{ role: 'system', content: message.content }];
     if (message.role === 'user') {
-      return [{ role: 'user', content: message.content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${part.data}` } })) }];
+      return [{ role: 'user', content: message.content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image_url', image_url: { url: imageUrl(part) } })) }];
     }
     if (message.role === 'assistant') {
       const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');

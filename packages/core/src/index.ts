@@ -6,7 +6,7 @@ export { abortableDelay, defaultRetryPolicy, type RetryPolicy, retryDelayMs } fr
 export { type RetryNotice, streamWithRetry, type StreamWithRetryOptions } from './model-call/stream-with-retry.js';
 export { createRegistry, type Registry, type ResolvedModel, type ResolveModelOptions } from './registry/registry.js';
 export { CairnAgent } from './runtime/agent.js';
-export type { AgentDefinition, AgentOptions, LocalOptions, McpServerConfig, SandboxOptions, SendOptions } from './runtime/agent-options.js';
+export type { AgentDefinition, AgentOptions, LocalAgentOptions, LocalOptions, McpServerConfig, SandboxOptions, SendOptions } from './runtime/agent-options.js';
 export { type AgentHooks, type CompactionPolicy, compactionBudget, defaultCompactionRatio, defaultKeepRecentTurns, type PreCompactEvent, type PreCompactResult } from './runtime/compaction.js';
 export { type ApproveModeSwitch, approveStoredPlan, findTransition, type ModeSwitchRequest, modeReminderText, subagentModeFor } from './runtime/mode-switch.js';
 export { type AgentApi, type AgentInfo, type CairnApi, createCairn, type CreateCairnOptions } from './runtime/cairn.js';

@@ -1,6 +1,23 @@
 // Node-only helpers (file system paths). Kept out of the root entry so browser bundles never import them.
-export { canonicalizePath, canonicalWorkspaceRoot, isInsideRoot, type ResolvedWorkspacePath, resolveWorkspacePath, toPosix } from './node/workspace-path.js';
-export { protectedPathReason } from './node/protected-paths.js';
+export {
+  canonicalizePath, canonicalWorkspaceRoot, isInsideRoot, type OpenedWorkspacePath, openWorkspacePath, type ResolvedWorkspacePath, resolveWorkspacePath, toPosix,
+  type WorkspacePathOptions,
+} from './node/workspace-path.js';
+// Confined file I/O: every operation happens in a folder held open from the workspace root down.
+export { type ChildLookup, ConfinedDirectory, ConfinementError, descriptorPathsWork } from './node/confined-directory.js';
+export { type BeneathEntry, type BeneathOptions, walkBeneath } from './node/resolve-beneath.js';
+export { describeFileKind, type OpenedFile, openEntryForReading } from './node/confined-file.js';
+export { type AtomicReplaceOptions, checkOverwriteTarget, replaceFileAtomically } from './node/atomic-replace.js';
+export { sweepStaleTemporaryFiles, temporaryFileName } from './node/temporary-files.js';
+export { hardLinkReadRefusal } from './node/hard-links.js';
+export { withFileLock } from './node/file-lock.js';
+export { type AgentHomes, agentHomes, agentSettingsLocations, protectedPathReason, shellStartupFiles } from './node/protected-paths.js';
+// What the host's tools run or obey later: shared by the file tools' protected paths and the shell sandbox.
+export { codeRunningPathReason, conventionalHookFolders, editorConfigFiles, editorConfigFolders, gitHookNames } from './node/code-running-paths.js';
+export {
+  configuredHooksPath, enclosingRepository, type GitConfigEntry, gitCommonDir, gitFileTarget, lastGitConfigValue, parseGitConfig, type RepositoryConfig, readRepositoryConfig,
+} from './node/git-config.js';
+export { sensitiveFileReason } from './node/sensitive-files.js';
 export { defaultIgnoredDirectories, IgnoreRules, ignoreFileNames } from './node/ignore-rules.js';
 // Workspace configuration layers (rules, AGENTS.md, permissions.json) and prompt context.
 export {

@@ -1,6 +1,6 @@
-import { type AgentStore, createCairn, createRegistry } from '@cairn/core';
-import { createSqliteStore } from '@cairn/store-sqlite';
+import { type CairnAgent, createCairn, createRegistry } from '@cairn/core';
 import { defaultPlugins } from './default-plugins.js';
+import { defaultLocalStore } from './default-store.js';
 
 export { defaultPlugins } from './default-plugins.js';
 
@@ -9,9 +9,12 @@ export const registry = createRegistry(defaultPlugins);
 
 const cairn = createCairn({
   registry,
-  // SQLite under $CAIRN_HOME (default ~/.cairn/agents.db), opened on first use.
-  defaultStore: (): AgentStore => createSqliteStore(),
+  // SQLite under $CAIRN_HOME (default ~/.cairn/agents.db), else JSONL; opened on first use.
+  defaultStore: defaultLocalStore,
 });
+
+/** The handle `Agent.create` and `Agent.resume` return, under the reference SDK's name. */
+export type SDKAgent = CairnAgent;
 
 /** Create, resume, list and inspect agents. */
 export const Agent = cairn.Agent;
@@ -27,13 +30,13 @@ export type {
   AgentConversationTurn, AgentDefinition, AssistantMessage, ConversationStep, InteractionUpdate, McpServerConfig, ModeChangedUpdate, NestedTaskUpdate,
   PartialToolCallUpdate, PlanCreatedUpdate, RetryUpdate, RunError, RunOperation, RunStatus, RunUsage, SDKAssistantMessage, SDKMessage,
   SDKRequestMessage, SDKStatus, SDKStatusMessage, SDKStatusPhase, SDKSystemMessage, SDKTaskMessage, SDKThinkingMessage, SDKToolUseMessage,
-  SDKUsageMessage, SDKUserMessageEvent, SettingSource, ShellCommand, ShellConversationTurn, ShellOutput, ShellOutputDeltaUpdate, StepCompletedUpdate,
+  SDKUsageMessage, SDKUserMessageEvent, SensitiveFileChangedUpdate, SettingSource, ShellCommand, ShellConversationTurn, ShellOutput, ShellOutputDeltaUpdate, StepCompletedUpdate,
   StepStartedUpdate, SummaryCompletedUpdate, SummaryStartedUpdate, SummaryUpdate, TextBlock, TextDeltaUpdate, ThinkingCompletedUpdate,
   ThinkingDeltaUpdate, ThinkingMessage, TodosUpdatedUpdate, TokenDeltaUpdate, ToolCall, ToolCallCompletedUpdate, ToolCallDeltaUpdate,
   ToolCallStartedUpdate, ToolUseBlock, TurnEndedUpdate, UsageCost, UserMessageAppendedUpdate,
 } from '@cairn/core';
 export type {
-  AgentInfo, AgentMessage, AgentOptions, AgentUsage, CairnPlugin, ConversationTurn, CustomTool, LocalOptions, ModelCatalogEntry, ModelSelection,
+  AgentInfo, AgentMessage, AgentOptions, AgentUsage, CairnPlugin, ConversationTurn, CustomTool, LocalAgentOptions, LocalOptions, ModelCatalogEntry, ModelSelection,
   RunResult, SendOptions, TokenUsage, ToolDefinition, UserMessage,
 } from '@cairn/core';
 // Custom tools and images, under the reference SDK's documented names.

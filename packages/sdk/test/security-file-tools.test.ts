@@ -2,21 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { chmod, link, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { attackTurn, createFixture, type Fixture, hashTree, protectedSnapshot, resultsSeen, runAgent, type SeenResult } from './security-helpers.js';
+import { createFixture, hashTree, protectedSnapshot, resultsSeen, runAgent, type SeenResult, attack, type Call } from './security-helpers.js';
 
 // SECURITY.md, "File tools": every attack is a tool call of a scripted model, run through the whole
 // SDK agent (schema, permission engine, tool). The model's next request must carry a readable error
 // for it, and nothing outside the workspace or protected inside it may change.
-
-type Call = { name: string; args: Record<string, unknown> };
-
-/** Runs all calls in one turn; returns what the model read back, in call order. */
-async function attack(fixture: Fixture, calls: Call[], options: Parameters<typeof runAgent>[2] = {}): Promise<SeenResult[]> {
-  const { model, result } = await runAgent(fixture, [attackTurn(calls), { text: 'done' }], options);
-  expect(result.status).toBe('finished');
-  const seen = resultsSeen(model.calls[1]);
-  return calls.map((_call, index) => seen[`a${index}`] as SeenResult);
-}
 
 function expectAllRefused(calls: Call[], seen: SeenResult[], pattern: RegExp): void {
   for (const [index, call] of calls.entries()) {

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, writeFile } from 'node:fs/promises';
@@ -142,4 +143,14 @@ export function resultsSeen(call: LanguageModelV1CallOptions | undefined): Recor
 /** One scripted turn calling every attack at once (parallel tool calls), ids `a0`, `a1`, ... */
 export function attackTurn(calls: Array<{ name: string; args: unknown }>, prefix = 'a'): ScriptedTurn {
   return { toolCalls: calls.map((call, index) => ({ ...call, id: `${prefix}${index}` })) };
+}
+
+export type Call = { name: string; args: Record<string, unknown> };
+
+/** Runs all calls in one turn (then a closing text turn); returns what the model read back, in call order. */
+export async function attack(fixture: Fixture, calls: Call[], options: AgentRunOptions = {}): Promise<SeenResult[]> {
+  const { model, result } = await runAgent(fixture, [attackTurn(calls), { text: 'done' }], options);
+  expect(result.status).toBe('finished');
+  const seen = resultsSeen(model.calls[1]);
+  return calls.map((_call, index) => seen[`a${index}`] as SeenResult);
 }

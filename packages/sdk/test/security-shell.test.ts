@@ -136,12 +136,8 @@ describe('shell sandbox: file system', () => {
     await expect(readFile('/etc/cairn-pwned')).rejects.toThrow();
     // Temp is private to the sandbox: the scratch file did not land in the host's /tmp.
     await expect(readFile('/tmp/scratch.txt')).rejects.toThrow();
-    // Parallel sandboxed commands sometimes leave the empty mount points `.envrc` and `.vscode/` behind
-    // (docs/security-tests.md, finding 4); they are empty, so nothing an attacker wrote survives.
-    const left = (await readdir(fixture.cwd)).sort();
-    if (left.includes('.envrc')) expect(await readFile(join(fixture.cwd, '.envrc'), 'utf8')).toBe('');
-    if (left.includes('.vscode')) expect(await readdir(join(fixture.cwd, '.vscode'))).toEqual([]);
-    expect(left.filter((name) => name !== '.envrc' && name !== '.vscode')).toEqual(['.bashrc', '.cairn', '.cursor', '.git', '.husky', 'a.txt', 'inside.txt', 'sub']);
+    // No placeholder of a missing protected path is left behind (docs/security-tests.md, finding 5).
+    expect((await readdir(fixture.cwd)).sort()).toEqual(['.bashrc', '.cairn', '.cursor', '.git', '.husky', 'a.txt', 'inside.txt', 'sub']);
   });
 
   it('sets NoNewPrivs and hides the host processes', async () => {
@@ -182,7 +178,7 @@ describe('shell: secrets of the agent environment', () => {
       MY_SERVICE_PASSWORD: 'pw-test-secret',
       HARMLESS_SETTING: 'visible-value',
     });
-    const [listing, direct] = await shell(fixture, ['env', 'echo "[$OPENAI_API_KEY][$GITHUB_TOKEN]"; cat /proc/self/environ | tr "\\0" "\\n" | grep -c test-secret'], { ...options, env });
+    const [listing, direct] = await shell(fixture, ['env', 'echo "[$OPENAI_API_KEY][$GITHUB_TOKEN]"; cat /proc/self/environ | tr "\\0" "\\n" | grep -c test-secret'], { ...options, env, toolSettings: { shell: { env: { pass: ['HARMLESS_SETTING'] } } } });
     expect(exitCode(listing)).toBe(0);
     expect(listing?.text).toContain('HARMLESS_SETTING=visible-value');
     expect(listing?.text).not.toMatch(/test-secret|OPENAI_API_KEY|ANTHROPIC_API_KEY|GITHUB_TOKEN|AWS_SECRET_ACCESS_KEY|MY_SERVICE_PASSWORD/);

@@ -1,15 +1,11 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ToolError } from '../spec/errors/index.js';
+import { ConfinementError } from './confined-directory.js';
+import { isInsideRoot } from './inside-root.js';
+import { type BeneathEntry, type BeneathOptions, walkBeneath } from './resolve-beneath.js';
 
-/**
- * True when `child` is `root` or lies inside it, comparing whole path segments (so `/w/proj-evil`
- * is not inside `/w/proj`). Both must be absolute and normalised.
- */
-export function isInsideRoot(root: string, child: string): boolean {
-  const rel = relative(root, child);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
+export { isInsideRoot };
 
 /** The canonical (symlink-free) form of an existing directory used as a workspace root. */
 export async function canonicalWorkspaceRoot(cwd: string): Promise<string> {
@@ -61,41 +57,61 @@ export interface ResolvedWorkspacePath {
   lexical: string;
 }
 
+export interface WorkspacePathOptions extends BeneathOptions {
+  allowRoot?: boolean;
+}
+
+/** A resolved path plus the open folder that holds it, for I/O that must stay where it was checked. */
+export interface OpenedWorkspacePath {
+  resolved: ResolvedWorkspacePath;
+  entry: BeneathEntry;
+}
+
+function describeConfinement(inputPath: string, error: ConfinementError): string {
+  if (error.reason === 'outside') return `Path ${inputPath} resolves through a symbolic link to ${error.target}, outside the workspace. Refused.`;
+  if (error.reason === 'changed') return `Path ${inputPath} changed while it was being opened (a folder on it was replaced); refused. Try again.`;
+  return `Path ${inputPath} cannot be resolved (${error.message}).`;
+}
+
 /**
- * Resolve a model-supplied path inside the workspace, refusing anything that escapes it: `..`
- * traversal, absolute paths elsewhere, symlinks (in the path or its parents) that point outside.
- * `root` must be canonical (see canonicalWorkspaceRoot).
+ * Resolve a model-supplied path inside the workspace and keep the folder holding it open (see
+ * walkBeneath): `..` traversal, absolute paths elsewhere and symlinks (in the path or its parents)
+ * that point outside are refused. `root` must be canonical (see canonicalWorkspaceRoot). The caller
+ * closes `entry.folder`.
  */
-export async function resolveWorkspacePath(root: string, inputPath: string, options: { allowRoot?: boolean } = {}): Promise<ResolvedWorkspacePath> {
-  if (typeof inputPath !== 'string' || inputPath.length === 0) {
-    if (options.allowRoot) return { absolute: root, relative: '', isSymlink: false, lexical: root };
-    throw new ToolError('A path is required.');
-  }
-  if (inputPath.includes('\0')) throw new ToolError('The path contains a NUL byte.');
-  const lexical = resolve(root, inputPath);
+export async function openWorkspacePath(root: string, inputPath: string, options: WorkspacePathOptions = {}): Promise<OpenedWorkspacePath> {
+  const given = typeof inputPath === 'string' ? inputPath : '';
+  if (given.length === 0 && !options.allowRoot) throw new ToolError('A path is required.');
+  if (given.includes('\0')) throw new ToolError('The path contains a NUL byte.');
+  const lexical = resolve(root, given);
   if (!isInsideRoot(root, lexical)) {
-    throw new ToolError(`Path ${inputPath} is outside the workspace ${root}. Use a path inside the workspace.`);
+    throw new ToolError(`Path ${given} is outside the workspace ${root}. Use a path inside the workspace.`);
   }
-  let absolute: string;
-  try {
-    absolute = await canonicalizePath(lexical);
-  } catch (error) {
-    throw new ToolError(`Path ${inputPath} cannot be resolved (${(error as Error).message}).`, { cause: error });
-  }
-  if (!isInsideRoot(root, absolute)) {
-    throw new ToolError(`Path ${inputPath} resolves through a symbolic link to ${absolute}, outside the workspace. Refused.`);
-  }
-  let isSymlink = false;
-  try {
-    isSymlink = (await lstat(lexical)).isSymbolicLink();
-  } catch {
-    isSymlink = false;
-  }
-  if (!options.allowRoot && absolute === root && lexical === root) {
+  if (!options.allowRoot && lexical === root) {
     // Callers that act on a file (write, delete) pass allowRoot: false to refuse the root itself.
     throw new ToolError('The workspace root itself cannot be the target of this operation.');
   }
-  return { absolute, relative: toPosix(relative(root, absolute)), isSymlink, lexical };
+  let entry: BeneathEntry;
+  try {
+    entry = await walkBeneath(root, relative(root, lexical), options);
+  } catch (error) {
+    if (error instanceof ConfinementError) throw new ToolError(describeConfinement(given, error), { cause: error });
+    throw new ToolError(`Path ${given} cannot be resolved (${(error as Error).message}).`, { cause: error });
+  }
+  const absolute = entry.relative === '' ? root : join(root, ...entry.relative.split('/'));
+  if (!options.allowRoot && absolute === root) {
+    await entry.folder.close();
+    throw new ToolError('The workspace root itself cannot be the target of this operation.');
+  }
+  const isSymlink = await lstat(lexical).then((stats) => stats.isSymbolicLink(), () => false);
+  return { resolved: { absolute, relative: entry.relative, isSymlink, lexical }, entry };
+}
+
+/** resolveWorkspacePath without keeping anything open: for checks and messages, not for I/O. */
+export async function resolveWorkspacePath(root: string, inputPath: string, options: { allowRoot?: boolean } = {}): Promise<ResolvedWorkspacePath> {
+  const { resolved, entry } = await openWorkspacePath(root, inputPath, options);
+  await entry.folder.close();
+  return resolved;
 }
 
 export function toPosix(path: string): string {

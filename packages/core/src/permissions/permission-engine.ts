@@ -1,10 +1,14 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { protectedPathReason } from '../node/protected-paths.js';
+import { agentHomes, protectedPathReason } from '../node/protected-paths.js';
+import { sensitiveFileReason } from '../node/sensitive-files.js';
 import type { ToolCategory } from '../spec/tool/v1/index.js';
+import type { DeniedFilesIndex } from '../node/denied-files.js';
 import { pathRuleMatches } from './path-rules.js';
 import { commandGlobToRegExp, globToRegExp, mcpSubject, type ParsedPermissionRule, type PermissionDecision, type PermissionRules, parsePermissionRules, urlMatches } from './permission-rules.js';
+import { createReadDenyCommandCheck } from './read-deny-commands.js';
 import { analyzeShellCommand, type ShellCommandAnalysis } from './shell-analysis.js';
-import { findAllowRule, findAnyPartRule } from './shell-rules.js';
+import { allowCoverage, findAnyPartRule, possibleMatchReason, runThrough } from './shell-rules.js';
+import { protectedShellWrite } from './shell-protected-writes.js';
 
 export interface PermissionLayer {
   /** `send`, `agent`, `project`, `user` or any other name; only used in reasons. Order does not matter: deny wins. */
@@ -67,12 +71,18 @@ export interface PermissionEngineOptions {
   readOnlyMode?: string;
   /** The workspace root used by `isPathDenied` when no cwd is passed (relative rules are relative to it). */
   cwd?: string;
+  /** The HOME of the commands (the agent's environment): `~/` in read deny rules and in commands means it too. */
+  home?: string;
+  /** The agent's `$CAIRN_HOME` (default `~/.cairn`): its settings are protected like `.git`, for every tool. */
+  cairnHome?: string;
 }
 
 export interface PermissionEngine {
   check(request: PermissionCheckRequest): Promise<PermissionResult>;
   /** For tools that discover files (grep, glob, ls, semantic search): is this file hidden by a deny rule? */
   isPathDenied(absolutePath: string, toolId: string, cwd?: string): boolean;
+  /** The existing files the read deny rules hide (globs expanded on disk), for checks below the rule level. */
+  deniedFiles(cwd?: string): DeniedFilesIndex;
   readonly rules: readonly ParsedPermissionRule[];
 }
 
@@ -105,6 +115,10 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   const denyRules = byDecision('deny');
   const askRules = byDecision('ask');
   const allowRules = byDecision('allow');
+  const defaults = agentHomes();
+  // Whose settings no tool may change: those the settings loaders read for this agent (its env).
+  const homes = { cairnHome: options.cairnHome ?? defaults.cairnHome, userHome: options.home ?? defaults.userHome };
+  const readDeny = createReadDenyCommandCheck({ denyRules, ...(options.home ? { home: options.home } : {}) });
 
   /** Does `rule` (already naming the tool) match this call? `mode` any: one path/part suffices; all: every one. */
   function specifierMatches(rule: ParsedPermissionRule, request: PermissionCheckRequest, mode: 'any' | 'all'): boolean {
@@ -154,9 +168,15 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const analysis = await analyzeShellCommand(command);
     const applicable = (list: ParsedPermissionRule[]) => list.filter((rule) => ruleNamesTool(rule, request));
     const deny = findAnyPartRule(applicable(denyRules), analysis);
-    if (deny) return decide('deny', request, `the command matches a deny rule (${deny.text})`, deny);
+    if (deny?.match === 'definite') return decide('deny', request, `the command matches a deny rule (${deny.rule.text})${runThrough(deny)}`, deny.rule);
+    const readDenied = await readDeny.check(analysis, request.cwd, request.input);
+    if (readDenied) return decide('deny', request, readDenied.reason, readDenied.rule);
+    const protectedWrite = options.allowProtectedPathWrites ? undefined : protectedShellWrite(analysis, request.cwd, homes);
+    if (protectedWrite) return decide('deny', request, `${protectedWrite}. Leave git internals and the agent's settings to the user (the explicit bypass is allowProtectedPathWrites)`);
+    // A program known only at run time could be the denied one: fail closed (ask; headless: refused).
+    if (deny) return decide('ask', request, possibleMatchReason(deny, 'deny'), deny.rule, analysis);
     const ask = findAnyPartRule(applicable(askRules), analysis);
-    if (ask) return decide('ask', request, `the command matches an ask rule (${ask.text})`, ask, analysis);
+    if (ask) return decide('ask', request, ask.match === 'definite' ? `the command matches an ask rule (${ask.rule.text})${runThrough(ask)}` : possibleMatchReason(ask, 'ask'), ask.rule, analysis);
     const allowShell = applicable(allowRules);
     const allowEverything = allowShell.find((rule) => rule.specifier === undefined);
     if (allowEverything) return decide('allow', request, 'every shell command is allowed', allowEverything);
@@ -172,13 +192,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       if (wholeCommandRule) return decide('allow', request, 'the whole command line matches an allow rule', wholeCommandRule);
       return decide(defaultDecision, request, `the command writes to a file through a redirection (${analysis.redirectTargets.join(', ')})`, undefined, analysis);
     }
-    const uncovered: string[] = [];
-    let lastRule: ParsedPermissionRule | undefined;
-    for (const part of analysis.parts) {
-      const rule = findAllowRule(allowShell, part);
-      if (rule) lastRule = rule;
-      else if (!part.readOnly) uncovered.push(`${part.text} (${part.reason ?? 'not read-only'})`);
-    }
+    const { uncovered, lastRule } = allowCoverage(allowShell, analysis);
     if (uncovered.length === 0) {
       if (analysis.parts.length === 0) return decide('allow', request, 'the command is empty');
       return decide('allow', request, lastRule ? 'every part of the command is allowed or read-only' : 'every part of the command is read-only', lastRule);
@@ -197,10 +211,14 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const writes = !normalized.readOnly;
     if (writes && !options.allowProtectedPathWrites) {
       for (const path of normalized.paths) {
-        const protectedReason = protectedPathReason(normalized.cwd, path);
+        const protectedReason = protectedPathReason(normalized.cwd, path, homes);
         if (protectedReason) return decide('deny', normalized, `writing ${path} is refused: ${protectedReason}`);
       }
     }
+    // Files that make other programs run code (package.json scripts, CI workflows): someone who can
+    // approve is asked, whatever the allow rules say; headless runs go on and the change is flagged.
+    const sensitive = writes && options.canUseTool ? normalized.paths.find((path) => sensitiveFileReason(normalized.cwd, path)) : undefined;
+    if (sensitive) return decide('ask', normalized, `changing ${sensitive} needs approval: ${sensitiveFileReason(normalized.cwd, sensitive)}`);
     const ask = firstMatch(askRules, normalized, 'any');
     if (ask) return decide('ask', normalized, `an ask rule matches (${ask.text})`, ask);
     const allow = firstMatch(allowRules, normalized, 'all');
@@ -215,10 +233,11 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const root = cwd ?? options.cwd ?? process.cwd();
     return denyRules.some(
       (rule) =>
-        (rule.tool === toolId || rule.tool === 'read') &&
+        // `edit(...)` covers every tool that changes files, as in check(): write, delete, notebook too.
+        (rule.tool === toolId || rule.tool === 'read' || (rule.tool === 'edit' && editingToolIds.has(toolId))) &&
         (rule.specifier === undefined ? rule.tool === toolId : pathRuleMatches(rule.specifier, absolutePath, root)),
     );
   }
 
-  return { check, isPathDenied, rules };
+  return { check, isPathDenied, deniedFiles: (cwd) => readDeny.index(cwd ?? options.cwd ?? process.cwd()), rules };
 }

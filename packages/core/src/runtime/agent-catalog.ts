@@ -4,7 +4,7 @@ import type { AgentUsage } from '../spec/events/v1/index.js';
 import type { AgentRecord, AgentStore, ListResult } from '../spec/store/v1/index.js';
 import { type SDKAgentInfo, toAgentInfo } from './agent-info.js';
 import { type AgentMessage, listAgentMessages, listModelMessages, type ModelConversationMessage } from './agent-messages.js';
-import { agentUsage } from './cost.js';
+import { agentUsage, usageOfRun } from './cost.js';
 import { assertAgentInCwd, canonicalCwd, type LocalReadOptions, localReadStore } from './local-read-options.js';
 import { Run } from './run.js';
 
@@ -111,10 +111,7 @@ export function createAgentCatalog(defaultStore: () => AgentStore, registry: Reg
       const store = storeFor(options, 'Agent.getUsage', ['runId']);
       if (options.cwd !== undefined) await agentRecord(store, agentId, options.cwd, 'Agent.getUsage');
       const usage = await agentUsage(store, registry, agentId);
-      if (!options.runId) return usage;
-      const runs = usage.runs.filter((run) => run.runId === options.runId);
-      const run = runs[0];
-      return { usage: run?.usage ?? usage.usage, cost: run?.cost ?? { rawCostCents: 0, chargedCents: 0 }, runs };
+      return options.runId === undefined ? usage : usageOfRun(usage, agentId, options.runId);
     },
     async archive(agentId, options) {
       const store = storeFor(options, 'Agent.archive');

@@ -1,5 +1,12 @@
 import { ConfigurationError } from '../spec/errors/index.js';
+import type { ModeDefinition } from '../spec/mode/v1/index.js';
+import type { AgentStore } from '../spec/store/v1/index.js';
 import type { ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
+import type { AgentOptions } from './agent-options.js';
+import type { AgentRuntime } from './agent-runtime.js';
+import { validateCustomTools } from './custom-tools.js';
+import { fallbackAgentMode } from './default-modes.js';
+import { assertLoadableConfigFiles } from './settings-for-send.js';
 import { toolMatches } from './tool-set.js';
 
 /**
@@ -76,4 +83,31 @@ export function assertToolNames(options: { tools?: ToolName[]; disallowedTools?:
 
 function knownNames(tools: readonly ToolDefinition[]): string {
   return [...new Set(tools.map((tool) => (tool.id === tool.name ? tool.id : `${tool.id} (${tool.name})`)))].join(', ');
+}
+
+/** Checks every create/resume makes before an agent exists: nothing accepted here is silently ignored later. */
+export async function checkAgentOptions(runtime: AgentRuntime, options: Partial<AgentOptions>, where: string, cwd: string): Promise<void> {
+  assertSettingSources(options.local?.settingSources, where);
+  const tools = [...runtime.registry.tools(), ...validateCustomTools(options.local?.customTools, runtime.registry.tools())];
+  assertToolNames(options, tools, { where, cwd, settings: options.toolSettings ?? {} });
+  await assertLoadableConfigFiles(options, cwd);
+}
+
+/** A caller-chosen agent id: the reference SDK's `agentId` option; it must be new. */
+export async function freshAgentId(store: AgentStore, agentId: string): Promise<string> {
+  if (typeof agentId !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(agentId)) {
+    throw new ConfigurationError(`agentId "${String(agentId)}" is not valid: use 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit.`);
+  }
+  if (agentId.startsWith('bc-')) throw new ConfigurationError(`agentId "${agentId}" starts with "bc-", the prefix of cloud agents; choose another id.`);
+  if (await store.agents.get(agentId)) throw new ConfigurationError(`An agent ${agentId} already exists. Continue it with Agent.resume("${agentId}"), or choose another agentId.`);
+  return agentId;
+}
+
+export function assertMode(runtime: AgentRuntime, id: string): ModeDefinition {
+  const mode = runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : undefined);
+  if (!mode) {
+    const known = [...new Set(['agent', ...runtime.registry.modes().map((entry) => entry.id)])].join(', ');
+    throw new ConfigurationError(`Unknown mode "${id}". Known modes: ${known}. Register the mode's plugin (for plan, ask and debug: @cairn/modes).`);
+  }
+  return mode;
 }

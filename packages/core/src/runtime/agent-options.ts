@@ -33,8 +33,11 @@ export interface AgentDefinition {
 }
 
 export interface LocalOptions {
-  /** The workspace root; every tool is confined to it. */
-  cwd: string;
+  /**
+   * The workspace root; every tool is confined to it. Required by Agent.create (a ConfigurationError
+   * says so); optional on Agent.resume, which keeps the stored one.
+   */
+  cwd?: string;
   store?: AgentStore;
   /** Which on-disk layers load (default: project and user instructions, restricting rules only). */
   settingSources?: SettingSource[];
@@ -124,3 +127,6 @@ export interface SendOptions {
    */
   approvePlan?: boolean;
 }
+
+/** The reference SDK's name for the `local` options. */
+export type LocalAgentOptions = LocalOptions;

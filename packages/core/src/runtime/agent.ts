@@ -4,27 +4,27 @@ import type { AgentUsage, InteractionUpdate, RunEvent } from '../spec/events/v1/
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ModelSelection } from '../spec/provider/v1/index.js';
 import type { AgentRecord, AgentStore, RunRecord } from '../spec/store/v1/index.js';
-import type { SandboxRequirement } from '../spec/tool/v1/index.js';
+import type { SandboxRequirement, ToolDefinition } from '../spec/tool/v1/index.js';
 import type { AgentOptions, SendOptions } from './agent-options.js';
 import { type AgentRuntime, newId } from './agent-runtime.js';
 import { ConversationCheckpointer, loadConversation } from './conversation-checkpoint.js';
 import { repairConversation } from './conversation-repair.js';
-import { agentUsage } from './cost.js';
+import { agentUsage, usageOfRun } from './cost.js';
 import { fallbackAgentMode } from './default-modes.js';
 import { normalizeModelSelection, resolveModelSelection, selectionOf } from './model-selection.js';
 import { Run, type RunResult } from './run.js';
 import { RunEventLog } from './run-event-log.js';
 import { executeRun, type RunOutcome } from './run-executor.js';
 import { rewindAgent, type RewindReport } from './rewind.js';
-import { customToolsToDefinitions } from './tool-set.js';
+import { customToolsToDefinitions, toolAvailability } from './tool-set.js';
 import { validateCustomTools } from './custom-tools.js';
 import { normalizeUserMessage } from './user-message-input.js';
 import { buildUserMessage, type UserMessage } from './user-message.js';
 import { createPermissionChecker } from './permission-checker.js';
 import { compactionBudget, defaultKeepRecentTurns } from './compaction.js';
-import { planApprovalAtSend } from './mode-switch.js';
-import { assertLoadableConfigFiles, loadSendSettings, queryRuleReminders } from './settings-for-send.js';
-import { assertSettingSources, assertSupportedOptions, assertToolNames } from './agent-option-checks.js';
+import { modeAtSend } from './mode-at-send.js';
+import { loadSendSettings, queryRuleReminders } from './settings-for-send.js';
+import { assertMode, assertSupportedOptions, checkAgentOptions, freshAgentId } from './agent-option-checks.js';
 import { closeRun, recoverInterruptedRuns } from './recovery.js';
 import { agentTurnQueue, type AgentTurnQueue } from './agent-turn-queue.js';
 import { runMessage, runStartEvents } from './run-start-events.js';
@@ -198,7 +198,7 @@ export class CairnAgent {
       const history = repairConversation(snapshot.messages).messages;
       const state: Record<string, unknown> = { ...snapshot.state };
       const conversationMode = history.length === 0 ? this.currentMode : snapshot.mode;
-      const decided = planApprovalAtSend({ approvePlan: options.approvePlan, requestedMode: options.mode, conversationMode, runMode, state, resolveMode: (id) => this.runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : undefined) });
+      const decided = modeAtSend({ approvePlan: options.approvePlan, requestedMode: options.mode, conversationMode, runMode, state, resolveMode: (id) => this.runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : undefined) });
       if (decided.mode !== runMode) {
         runMode = decided.mode;
         assertMode(this.runtime, runMode);
@@ -232,12 +232,15 @@ export class CairnAgent {
         : history.length > 0 && snapshot.mode !== mode.id
           ? { from: snapshot.mode, source: 'user' as const }
           : undefined;
-      await append(runStartEvents({
-        message, model: this.runSelection(), toolNames: tools.map((tool) => tool.name), mode: mode.id, cwd: this.record.cwd, userText: userMessage.text,
+      const startEvents = runStartEvents({
+        message, model: this.runSelection(), toolNames: this.offeredToolNames(tools, mode), mode: mode.id, cwd: this.record.cwd, userText: userMessage.text,
         ...(modeChange ? { modeChange } : {}),
         ...(decided.approval ? { approvalUpdate: decided.approval.update } : {}),
         ...(this.options.local?.autoReview ? { notices: [autoReviewFallbackNotice] } : {}),
-      }));
+      });
+      await append(startEvents);
+      // The opening updates (user-message-appended, a mode change) reach onDelta like every later one.
+      for (const event of startEvents) if (event.kind === 'update') await options.onDelta?.({ update: event.update });
       const permissions = createPermissionChecker(this.options, this.record.cwd, settings.config.permissionLayers);
       const budget = compactionBudget(this.options.compaction, this.resolved.catalog);
       const outcome: RunOutcome = 'error' in settingsResult
@@ -259,6 +262,7 @@ export class CairnAgent {
             ...(this.options.disallowedTools ? { deny: this.options.disallowedTools } : {}),
             checkPermission: (tool, input, paths, currentMode) => permissions.check(tool, input, paths, currentMode),
             isPathDenied: (path, toolId) => permissions.isPathDenied(path, toolId),
+            readDeniedFiles: () => permissions.readDeniedFiles(),
             sandboxFor: (definition) => this.sandboxFor(definition),
             store: this.store,
             checkpointer,
@@ -348,9 +352,26 @@ export class CairnAgent {
     const sandbox = this.options.local?.sandboxOptions;
     const networkAllow = sandbox?.network?.allow ?? [];
     // A read-only mode always gets the read-only sandbox, whatever its definition says about profiles.
-    if (mode.sandboxProfile === 'read-only' || mode.toolPolicy.readOnly) return { profile: 'read-only', networkAllow: [], required: true };
-    if (mode.sandboxProfile === 'workspace-write') return { profile: 'workspace-write', networkAllow, required: true };
+    // The stricter of the profile and the shell policy wins: a mode that declares a sandboxed shell
+    // never runs commands on the host, whatever its profile says.
+    if (mode.sandboxProfile === 'read-only' || mode.toolPolicy.readOnly || mode.toolPolicy.shell === 'sandbox-read-only') return { profile: 'read-only', networkAllow: [], required: true };
+    if (mode.sandboxProfile === 'workspace-write' || mode.toolPolicy.shell === 'sandbox-workspace-write') return { profile: 'workspace-write', networkAllow, required: true };
     return sandbox?.enabled ? { profile: 'workspace-write', networkAllow, required: true } : { profile: 'none', networkAllow: [], required: false };
+  }
+
+  /**
+   * The tools the run's first step offers, as the init message lists them: the tools / disallowedTools
+   * lists, the mode's policy and each tool's configuration applied, as the run executor applies them.
+   */
+  private offeredToolNames(tools: ToolDefinition[], mode: ModeDefinition): string[] {
+    const availability = toolAvailability(tools, {
+      ...(this.options.tools ? { allow: this.options.tools } : {}),
+      ...(this.options.disallowedTools ? { deny: this.options.disallowedTools } : {}),
+      mode,
+      cwd: this.record.cwd,
+      settings: this.options.toolSettings ?? {},
+    });
+    return availability.filter((entry) => entry.offered || (this.options.stableToolList === true && entry.modeRestricted === true)).map((entry) => entry.tool.name);
   }
 
   /** The model a run uses as run.model shows it: the concrete id with the selection's params. */
@@ -363,8 +384,10 @@ export class CairnAgent {
     return this.resolved.callParams;
   }
 
-  async getUsage(): Promise<AgentUsage> {
-    return agentUsage(this.store, this.runtime.registry, this.agentId);
+  /** Tokens and cost of this agent's runs, one entry per run; `runId` restricts the result to that run. */
+  async getUsage(options: { runId?: string } = {}): Promise<AgentUsage> {
+    const usage = await agentUsage(this.store, this.runtime.registry, this.agentId);
+    return options.runId === undefined ? usage : usageOfRun(usage, this.agentId, options.runId);
   }
 
   /** The files the agent wrote and did not delete, least recently written first. */
@@ -419,30 +442,3 @@ export class CairnAgent {
  * falls back to the default behaviour where no classifier is available, as here; the run says so.
  */
 const autoReviewFallbackNotice = 'local.autoReview: no auto-review classifier is available, so tool calls follow the permission rules and defaultPermission as usual.';
-
-/** Checks every create/resume makes before an agent exists: nothing accepted here is silently ignored later. */
-async function checkAgentOptions(runtime: AgentRuntime, options: Partial<AgentOptions>, where: string, cwd: string): Promise<void> {
-  assertSettingSources(options.local?.settingSources, where);
-  const tools = [...runtime.registry.tools(), ...validateCustomTools(options.local?.customTools, runtime.registry.tools())];
-  assertToolNames(options, tools, { where, cwd, settings: options.toolSettings ?? {} });
-  await assertLoadableConfigFiles(options, cwd);
-}
-
-/** A caller-chosen agent id: the reference SDK's `agentId` option; it must be new. */
-async function freshAgentId(store: AgentStore, agentId: string): Promise<string> {
-  if (typeof agentId !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(agentId)) {
-    throw new ConfigurationError(`agentId "${String(agentId)}" is not valid: use 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit.`);
-  }
-  if (agentId.startsWith('bc-')) throw new ConfigurationError(`agentId "${agentId}" starts with "bc-", the prefix of cloud agents; choose another id.`);
-  if (await store.agents.get(agentId)) throw new ConfigurationError(`An agent ${agentId} already exists. Continue it with Agent.resume("${agentId}"), or choose another agentId.`);
-  return agentId;
-}
-
-function assertMode(runtime: AgentRuntime, id: string): ModeDefinition {
-  const mode = runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : undefined);
-  if (!mode) {
-    const known = [...new Set(['agent', ...runtime.registry.modes().map((entry) => entry.id)])].join(', ');
-    throw new ConfigurationError(`Unknown mode "${id}". Known modes: ${known}. Register the mode's plugin (for plan, ask and debug: @cairn/modes).`);
-  }
-  return mode;
-}

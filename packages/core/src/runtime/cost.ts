@@ -1,5 +1,6 @@
 import type { Registry } from '../registry/registry.js';
 import type { AgentUsage, CostCents, TokenUsage } from '../spec/events/v1/index.js';
+import { ConfigurationError } from '../spec/errors/index.js';
 import type { AgentStore } from '../spec/store/v1/index.js';
 import { addUsage, emptyUsage } from './token-usage.js';
 import type { ModelCatalogEntry } from '../spec/provider/v1/index.js';
@@ -25,6 +26,16 @@ export function addCost(left: CostCents, right: CostCents): CostCents {
 
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
+}
+
+/**
+ * `getUsage({ runId })`: the agent's usage restricted to that run's entry, whose usage and cost
+ * become the totals. A runId that is not one of the agent's runs is a mistake, not an empty result.
+ */
+export function usageOfRun(usage: AgentUsage, agentId: string, runId: string): AgentUsage {
+  const run = usage.runs.find((entry) => entry.runId === runId);
+  if (!run) throw new ConfigurationError(`Agent ${agentId} has no run ${runId}. Pass a runId from getUsage().runs[].runId (or Agent.listRuns()).`);
+  return { usage: run.usage, ...(run.cost ? { cost: run.cost } : {}), runs: [run] };
 }
 
 /** Tokens and cost of every run of an agent, priced from each run's model catalog entry. */

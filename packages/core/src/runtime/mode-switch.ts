@@ -2,25 +2,31 @@ import type { InteractionUpdate } from '../spec/events/v1/index.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition, ModeTransition } from '../spec/mode/v1/index.js';
 import { systemReminder } from '../context/system-prompt.js';
+import { addedRights, type ModeRights } from './mode-rights.js';
+
+/** State key of the run's rights ceiling: the mode the run started in, or one the user approved (modeAtSend). */
+export const approvedModeStateKey = 'approvedMode';
 
 export interface PendingModeSwitch {
   to: string;
   from?: string;
   explanation?: string;
   requestedAt?: number;
-  /** Set by the user's approval (plan -> agent). */
-  approved?: boolean;
-  /** The model was told once that this switch waits for the user. */
-  notified?: boolean;
 }
 
-/** What an `approveModeSwitch` callback is asked when a transition requires approval. */
+/** What an `approveModeSwitch` callback is asked when a switch needs approval. */
 export interface ModeSwitchRequest {
   from: string;
   to: string;
+  /** Written by the model (switch_mode's argument): show it as the model's words, never as the runtime's. */
   explanation: string;
   /** The proposed plan the switch would execute (plan -> agent), when there is one. */
   plan?: unknown;
+  /**
+   * What the target mode allows beyond the mode the user chose (`file edits`, `the shell on the
+   * host ...`), so a prompt can say what is being granted. Empty for a plan approval that adds none.
+   */
+  addedRights?: string[];
 }
 
 export type ApproveModeSwitch = (request: ModeSwitchRequest) => boolean | Promise<boolean>;
@@ -37,50 +43,67 @@ export function findTransition(from: ModeDefinition | undefined, to: string): Mo
 
 const note = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text: systemReminder(text) }] });
 
+type SwitchResult = { mode: string; messages: ModelMessage[]; updates: InteractionUpdate[] };
+
 /**
  * Apply a switch requested by the `switch_mode` tool (state key `pendingModeSwitch`) between steps.
- * A switch is allowed when the current mode lists the target in `transitionsTo`; one that needs
- * approval waits for the user: it stays pending and the model is told so once (headless), or the
- * `approve` callback decides. Approving a switch out of plan mode approves the stored plan too, which
- * loads its steps into the todo list.
+ * The current mode must list the target in `transitionsTo`. The switch needs the user's approval
+ * when the transition says so (plan -> agent) or when the target has any right (see mode-rights)
+ * beyond the run's ceiling, the mode the user chose (modeAtSend), not the current mode: so plan ->
+ * ask -> agent needs approval just like plan -> agent. `approve` decides; without it (headless) the
+ * switch is refused and the model is told why. Approving moves the ceiling to the target; approving
+ * a switch out of plan mode approves the stored plan too (its steps become the todo list).
  */
 export async function resolvePendingModeSwitch(input: {
   state: Record<string, unknown>;
   mode: string;
   messages: ModelMessage[];
   resolveMode(id: string): ModeDefinition | undefined;
+  /** The rights of a mode with this run's tools and sandbox (modeRights). */
+  rightsOf(mode: ModeDefinition): ModeRights;
   approve?: ApproveModeSwitch;
-}): Promise<{ mode: string; messages: ModelMessage[]; updates: InteractionUpdate[] }> {
+}): Promise<SwitchResult> {
   const pending = input.state.pendingModeSwitch as PendingModeSwitch | undefined;
   if (!pending) return { mode: input.mode, messages: input.messages, updates: [] };
-  const current = input.resolveMode(input.mode);
-  const target = input.resolveMode(pending.to);
-  const transition = findTransition(current, pending.to);
-  if (!target || !transition || pending.to === input.mode) {
-    delete input.state.pendingModeSwitch;
-    const why = !target ? 'no such mode' : pending.to === input.mode ? 'already in that mode' : `the ${input.mode} mode cannot switch to it`;
-    return { mode: input.mode, messages: [...input.messages, note(`The switch to mode "${pending.to}" was not applied: ${why}.`)], updates: [] };
-  }
-  let approved = pending.approved === true || !transition.requiresApproval;
-  if (!approved && input.approve) {
-    const decision = await input.approve({ from: input.mode, to: target.id, explanation: pending.explanation ?? '', ...(input.state.plan ? { plan: input.state.plan } : {}) });
-    if (!decision) {
-      delete input.state.pendingModeSwitch;
-      return { mode: input.mode, messages: [...input.messages, note(`The user declined the switch to ${target.id} mode. Stay in ${input.mode} mode; ask what they want changed.`)], updates: [] };
-    }
-    approved = true;
-    pending.approved = true;
-  }
-  if (!approved) {
-    if (pending.notified) return { mode: input.mode, messages: input.messages, updates: [] };
-    pending.notified = true;
-    const text = `The switch to ${target.id} mode needs the user's approval and is waiting for it. You are still in ${input.mode} mode. Do not act as if ${target.id} mode were active: end your turn now with a short message that you are waiting for approval.`;
-    return { mode: input.mode, messages: [...input.messages, note(text)], updates: [] };
-  }
+  // Whatever happens next, the request is answered once: it never waits across steps or runs.
   delete input.state.pendingModeSwitch;
-  const updates: InteractionUpdate[] = [{ type: 'mode-changed', from: input.mode, to: target.id, source: transition.requiresApproval ? 'plan-approval' : 'tool' }];
+  const stay = (text: string): SwitchResult => ({ mode: input.mode, messages: [...input.messages, note(text)], updates: [] });
+  const requested = typeof pending.to === 'string' ? pending.to : '';
+  const current = input.resolveMode(input.mode);
+  const target = input.resolveMode(requested);
+  const transition = findTransition(current, requested);
+  if (!target || !transition || requested === input.mode) {
+    const why = !target ? 'no such mode' : requested === input.mode ? 'already in that mode' : `the ${input.mode} mode cannot switch to it`;
+    return stay(`The switch to mode "${requested}" was not applied: ${why}.`);
+  }
+  const ceilingId = input.state[approvedModeStateKey];
+  // No record (or a mode that no longer exists): the current mode is the ceiling, never a wider one.
+  const ceiling = (typeof ceilingId === 'string' ? input.resolveMode(ceilingId) : undefined) ?? current;
+  const added = ceiling ? addedRights(input.rightsOf(target), input.rightsOf(ceiling)) : [`every right of ${target.id} mode (the mode the user chose is unknown)`];
+  if (transition.requiresApproval || added.length > 0) {
+    if (!input.approve) return stay(refusedText(input.mode, target.id, ceiling?.id ?? input.mode, added));
+    const approved = await input.approve({ from: input.mode, to: target.id, explanation: pending.explanation ?? '', ...(input.state.plan ? { plan: input.state.plan } : {}), addedRights: added });
+    if (approved !== true) return stay(`The user declined the switch to ${target.id} mode. Stay in ${input.mode} mode; ask what they want changed.`);
+    input.state[approvedModeStateKey] = target.id;
+  }
+  return applySwitch(input, target, transition.requiresApproval === true);
+}
+
+function refusedText(mode: string, target: string, ceiling: string, added: string[]): string {
+  const why = added.length > 0
+    ? `${target} mode allows more than ${ceiling} mode, the mode the user chose: ${added.join('; ')}`
+    : `leaving ${mode} mode for ${target} mode is the user's decision`;
+  return (
+    `The switch to ${target} mode was refused: ${why}. That needs the user's approval, and no one can give it in this run. ` +
+    `You are still in ${mode} mode: do not try to get around it (settings files, other tools). Finish what this mode allows, then end your turn and tell the user what you need; ` +
+    `they can switch to ${target} mode themselves${mode === 'plan' ? ' or approve your plan (create_plan first)' : ''}.`
+  );
+}
+
+function applySwitch(input: { state: Record<string, unknown>; mode: string; messages: ModelMessage[] }, target: ModeDefinition, planApproval: boolean): SwitchResult {
+  const updates: InteractionUpdate[] = [{ type: 'mode-changed', from: input.mode, to: target.id, source: planApproval ? 'plan-approval' : 'tool' }];
   const texts = [modeReminderText(target)];
-  if (transition.requiresApproval) {
+  if (planApproval) {
     const approval = approveStoredPlan(input.state);
     if (approval) {
       updates.push(approval.update);
@@ -90,34 +113,8 @@ export async function resolvePendingModeSwitch(input: {
   return { mode: target.id, messages: [...input.messages, { role: 'user', content: [{ type: 'text', text: texts.join('\n\n') }] }], updates };
 }
 
-/**
- * The synchronous form kept for callers without an approval callback: a switch needing approval
- * stays pending, without a note.
- */
-export function applyPendingModeSwitch(input: {
-  state: Record<string, unknown>;
-  mode: string;
-  messages: ModelMessage[];
-  resolveMode(id: string): ModeDefinition | undefined;
-}): { mode: string; messages: ModelMessage[]; update?: InteractionUpdate } {
-  const pending = input.state.pendingModeSwitch as PendingModeSwitch | undefined;
-  if (!pending) return { mode: input.mode, messages: input.messages };
-  const target = input.resolveMode(pending.to);
-  const transition = findTransition(input.resolveMode(input.mode), pending.to);
-  if (!target || !transition || pending.to === input.mode) {
-    delete input.state.pendingModeSwitch;
-    return { mode: input.mode, messages: [...input.messages, note(`The switch to mode "${pending.to}" was not applied.`)] };
-  }
-  if (transition.requiresApproval && !pending.approved) return { mode: input.mode, messages: input.messages };
-  delete input.state.pendingModeSwitch;
-  return {
-    mode: target.id,
-    messages: [...input.messages, { role: 'user', content: [{ type: 'text', text: modeReminderText(target) }] }],
-    update: { type: 'mode-changed', from: input.mode, to: target.id, source: pending.approved ? 'plan-approval' : 'tool' },
-  };
-}
+export interface StoredPlanShape {
 
-interface StoredPlanShape {
   name?: string;
   status?: string;
   todos?: Array<{ id: string; content: string; dependencies?: string[] }>;
@@ -139,37 +136,6 @@ export function approveStoredPlan(state: Record<string, unknown>): { update: Int
     `The user approved the plan "${plan.name ?? 'plan'}". Implement it now. Its steps are loaded in your todo list (todo_write, all pending):\n${list}\nWork through them in order, respecting their dependencies; mark each in_progress when you start it and completed when it is done.`,
   );
   return { update: { type: 'todos-updated', todos: todos.map((todo) => ({ ...todo })) }, reminder, todos };
-}
-
-/**
- * Plan approval at the start of a send: `approvePlan: true`, or (by default) a send that moves a
- * conversation from plan mode to the mode its approval transition leads to while a plan is
- * proposed. Returns the run's mode and, when approved, what to stream and tell the model.
- */
-export function planApprovalAtSend(input: {
-  approvePlan: boolean | undefined;
-  requestedMode: string | undefined;
-  conversationMode: string;
-  runMode: string;
-  state: Record<string, unknown>;
-  resolveMode(id: string): ModeDefinition | undefined;
-}): { mode: string; approval?: { update: InteractionUpdate; reminder: string } } {
-  if (input.approvePlan === false) return { mode: input.runMode };
-  const plan = input.state.plan as StoredPlanShape | undefined;
-  const proposed = plan?.status === 'proposed';
-  const current = input.resolveMode(input.conversationMode);
-  const approvalTarget = current?.transitionsTo.map((entry) => (typeof entry === 'string' ? { mode: entry } : entry)).find((entry) => entry.requiresApproval)?.mode;
-  let target: string | undefined;
-  if (input.approvePlan === true) {
-    if (!proposed) return { mode: input.runMode };
-    target = input.requestedMode ?? approvalTarget ?? 'agent';
-  } else if (proposed && input.requestedMode && input.requestedMode !== input.conversationMode && findTransition(current, input.requestedMode)?.requiresApproval) {
-    target = input.requestedMode;
-  }
-  if (!target) return { mode: input.runMode };
-  const approval = approveStoredPlan(input.state);
-  delete input.state.pendingModeSwitch;
-  return approval ? { mode: target, approval: { update: approval.update, reminder: approval.reminder } } : { mode: input.runMode };
 }
 
 /**

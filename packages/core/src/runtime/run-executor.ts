@@ -4,7 +4,6 @@ import { type ExecuteToolsOutput, type RunFailure, type RunMachineContext, type 
 import { applyStreamPart, emptyTurn, type TurnState, turnText, turnToolCalls } from '../machine/turn-state.js';
 import { turnToAssistantMessage } from '../machine/turn-to-message.js';
 import type { InteractionUpdate, RunEvent, SDKMessage, TokenUsage } from '../spec/events/v1/index.js';
-import type { JSONValue } from '../spec/json.js';
 import type { LanguageModelV1StreamPart, LanguageModelV1Usage, ModelMessage, ToolModelMessage } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ToolDefinition, ToolExecutionContext } from '../spec/tool/v1/index.js';
@@ -14,6 +13,9 @@ import { KeyedLock } from './keyed-lock.js';
 import { compactIfNeeded } from './compaction-step.js';
 import { ContextTokenMeter } from './compaction-tokens.js';
 import { modeReminderText, resolvePendingModeSwitch } from './mode-switch.js';
+import { sensitiveFileChangeUpdate } from './sensitive-file-flag.js';
+import { modeRights } from './mode-rights.js';
+import { shellCommandCheck } from './shell-command-check.js';
 import { readEditedFiles, ruleReminderFor, stepReminderMessage, workspaceRelative } from './rules-reminders.js';
 import type { RunPlan } from './run-plan.js';
 import { assistantBlocks } from './sdk-messages.js';
@@ -82,6 +84,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
           mode: input.mode,
           messages: input.messages,
           resolveMode: modeOf,
+          rightsOf: (mode) => modeRights(mode, { tools: plan.tools, allow: plan.allow, deny: plan.deny, cwd: plan.cwd, settings: plan.toolSettings, sandboxFor: plan.sandboxFor }),
           ...(plan.approveModeSwitch ? { approve: plan.approveModeSwitch } : {}),
         });
         for (const update of switched.updates) {
@@ -146,7 +149,8 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
     const tools = toolSpecs(mode);
     const reminder = stepReminder ? [stepReminderMessage(stepReminder)] : [];
     stepStartedAt = Date.now();
-    await deliver([{ kind: 'update', update: { type: 'step-started', stepId: input.step + 1, mode: mode.id } }]);
+    // The machine counts a step on entering sampling: input.step is already the 1-based stepId.
+    await deliver([{ kind: 'update', update: { type: 'step-started', stepId: input.step, mode: mode.id } }]);
     let turn = emptyTurn();
     const stream = streamWithRetry(
       plan.model.model,
@@ -200,7 +204,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   }
 
   async function completeStep(step: number, turn: TurnState, startedAt: number): Promise<void> {
-    await deliver([{ kind: 'update', update: { type: 'step-completed', stepId: step + 1, stepDurationMs: Date.now() - startedAt, finishReason: turn.finishReason?.unified ?? 'other' } }]);
+    await deliver([{ kind: 'update', update: { type: 'step-completed', stepId: step, stepDurationMs: Date.now() - startedAt, finishReason: turn.finishReason?.unified ?? 'other' } }]);
   }
 
   async function executeTools(input: { step: number; mode: string; turn: TurnState; messages: ModelMessage[] }, signal: AbortSignal): Promise<ExecuteToolsOutput> {
@@ -263,10 +267,14 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
       },
       recordFileChange: (change) => {
         editedPaths.add(workspaceRelative(plan.cwd, change.path));
+        const sensitive = sensitiveFileChangeUpdate(plan.cwd, change, toolCallId);
+        if (sensitive) emitFromTool(sensitive);
         return plan.onFileChange(change, toolCallId);
       },
       sandbox,
       isPathDenied: plan.isPathDenied,
+      ...(plan.readDeniedFiles ? { readDeniedFiles: plan.readDeniedFiles } : {}),
+      checkShellCommand: shellCommandCheck({ tools: plan.tools, allow: plan.allow, deny: plan.deny, mode: modeOf(mode) ?? fallbackAgentMode, cwd: plan.cwd, settings: plan.toolSettings, checkPermission: plan.checkPermission }),
       settings: plan.toolSettings,
       env: plan.env,
     };

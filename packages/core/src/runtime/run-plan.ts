@@ -29,6 +29,8 @@ export interface RunPlan {
   deny?: ToolName[];
   checkPermission(tool: ToolDefinition, input: unknown, paths: string[], mode: string): Promise<PermissionVerdict>;
   isPathDenied(absolutePath: string, toolId: string): boolean;
+  /** The files the read deny rules hide, for the shell's OS-level masks (ToolExecutionContext.readDeniedFiles). */
+  readDeniedFiles?(): Promise<{ paths: string[]; complete: boolean }>;
   sandboxFor(mode: ModeDefinition): SandboxRequirement;
   store: AgentStore;
   checkpointer: ConversationCheckpointer;

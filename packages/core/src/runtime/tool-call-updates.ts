@@ -53,5 +53,6 @@ export function completedToolCall(outcome: ToolCallOutcome, toolIdOf: ToolIdOf):
     result: outcome.text,
     isError: outcome.isError,
     ...(outcome.truncated ? { truncated: { result: true } } : {}),
+    ...(outcome.structuredContent === undefined ? {} : { structuredContent: outcome.structuredContent }),
   };
 }

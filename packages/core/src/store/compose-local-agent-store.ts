@@ -1,18 +1,10 @@
 import { ConfigurationError } from '../spec/errors/index.js';
-import type { AgentStore, AgentsStore, CheckpointStore, RunEventsStore, RunsStore } from '../spec/store/v1/store.js';
+import type { AgentStore } from '../spec/store/v1/store.js';
 import { type ComposeStoreParts, composeStore } from './compose-store.js';
 import { missingStoreMethods, type SubstoreName, substoreMethods } from './store-shape.js';
 
-export interface ComposeLocalAgentStoreParts {
-  agents: AgentsStore;
-  checkpoints: CheckpointStore;
-  runs: RunsStore;
-  runEvents: RunEventsStore;
-  /** Cairn: whether other processes may share the composed store (only true when every part is). Default false. */
-  shared?: boolean;
-  /** Cairn: stores whose `close()` runs when the composed store closes. */
-  closes?: AgentStore[];
-}
+/** The parts `composeLocalAgentStore` takes: the four substores, and Cairn's `shared` and `closes`. */
+export type ComposeLocalAgentStoreParts = ComposeStoreParts;
 
 const knownKeys = new Set<string>([...Object.keys(substoreMethods), 'shared', 'closes']);
 

@@ -21,8 +21,16 @@ describe.each(oneCasePerWire(providerCases))('Quick start and Streaming through 
   it('Quick start: create a local agent, send, and stream SDK messages that all carry agent_id and run_id', async () => {
     const server = await startServer(provider, [{ text: 'It keeps notes and a todo list.' }]);
     const cwd = await repository();
+    // The key is passed as apiKey, as in the original, and nowhere else; the servers that check keys (all but Chat)
+    // report a request without it as a problem.
+    const options = providerOptions(provider, server);
+    const given = options.env ?? {};
+    const [keyName, apiKey] = Object.entries(given).find(([name]) => name.endsWith('_API_KEY')) ?? ['', ''];
+    const { [keyName]: _key, ...env } = given;
     const agent = await Agent.create({
-      ...providerOptions(provider, server),
+      ...options,
+      env,
+      apiKey: apiKey!,
       local: { cwd, store: createMemoryStore() },
     });
     const run = await agent.send('Summarize what this repository does');

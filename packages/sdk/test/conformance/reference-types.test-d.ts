@@ -299,6 +299,47 @@ namespace Reference {
     unsupportedReason(operation: RunOperation): string | undefined;
     onDidChangeStatus(listener: (status: RunStatus) => void): () => void;
   }
+  export interface SDKArtifact {
+    path: string;
+    sizeBytes: number;
+    updatedAt: string;
+  }
+  export interface SDKUserMessage {
+    text: string;
+    images?: SDKImage[];
+  }
+  export interface SDKImageDimension {
+    width: number;
+    height: number;
+  }
+  export type SDKImage = { url: string; dimension?: SDKImageDimension } | { data: string; mimeType: string; dimension?: SDKImageDimension };
+  export interface SDKAgent {
+    readonly agentId: string;
+    readonly model: ModelSelection | undefined;
+    send(message: string | SDKUserMessage, options?: { model?: ModelSelection; mode?: string }): Promise<Run>;
+    close(): void;
+    reload(): Promise<void>;
+    [Symbol.asyncDispose](): Promise<void>;
+    listArtifacts(): Promise<SDKArtifact[]>;
+    downloadArtifact(path: string): Promise<Buffer>;
+  }
+  export type SDKAgentInfo = {
+    agentId: string;
+    name: string;
+    summary: string;
+    lastModified: number;
+    status?: 'running' | 'finished' | 'error';
+    createdAt?: number;
+    archived?: boolean;
+  } & ({ runtime?: undefined } | { runtime: 'local'; cwd?: string });
+  export type SDKJsonValue = string | number | boolean | null | SDKJsonValue[] | { [key: string]: SDKJsonValue };
+  export type SDKCustomToolContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType?: string };
+  export type SDKCustomToolResult = string | SDKJsonValue | { content: SDKCustomToolContent[]; isError?: boolean; structuredContent?: Record<string, SDKJsonValue> };
+  export interface SDKCustomTool {
+    description?: string;
+    inputSchema?: Record<string, SDKJsonValue>;
+    execute: (args: Record<string, SDKJsonValue>, context: { toolCallId?: string }) => SDKCustomToolResult | Promise<SDKCustomToolResult>;
+  }
   export interface SDKError {
     readonly isRetryable: boolean;
     readonly code?: string;
@@ -407,7 +448,26 @@ describe('reference types, both ways', () => {
     expectTypeOf<{ onStep: (event: { step: Reference.ConversationStep }) => void }>().toExtend<Pick<Cairn.SendOptions, 'onStep'>>();
   });
 
+  it('messages in, artifacts, agent info and custom tools', () => {
+    expectTypeOf<Reference.SDKUserMessage>().toExtend<Cairn.SDKUserMessage>();
+    expectTypeOf<Cairn.SDKUserMessage>().toExtend<Reference.SDKUserMessage>();
+    expectTypeOf<Reference.SDKImage>().toExtend<Cairn.SDKImage>();
+    expectTypeOf<Cairn.SDKImage>().toExtend<Reference.SDKImage>();
+    expectTypeOf<Reference.SDKImageDimension>().toEqualTypeOf<Cairn.SDKImageDimension>();
+    expectTypeOf<Reference.SDKArtifact>().toEqualTypeOf<Cairn.SDKArtifact>();
+    // Cairn's info always carries the local runtime and adds model, mode and update time.
+    expectTypeOf<Cairn.SDKAgentInfo>().toExtend<Reference.SDKAgentInfo>();
+    expectTypeOf<Reference.SDKJsonValue>().toEqualTypeOf<Cairn.SDKJsonValue>();
+    expectTypeOf<Reference.SDKCustomToolContent>().toExtend<Cairn.SDKCustomToolContent>();
+    expectTypeOf<Cairn.SDKCustomToolContent>().toExtend<Reference.SDKCustomToolContent>();
+    expectTypeOf<Reference.SDKCustomToolResult>().toExtend<Cairn.SDKCustomToolResult>();
+    expectTypeOf<Cairn.SDKCustomToolResult>().toExtend<Reference.SDKCustomToolResult>();
+    expectTypeOf<Reference.SDKCustomTool>().toExtend<Cairn.SDKCustomTool>();
+    expectTypeOf<Reference.SDKCustomTool>().toExtend<Cairn.CustomTool>();
+  });
+
   it('handles: a Cairn Run is a reference Run; errors carry the documented fields', () => {
+    expectTypeOf<Cairn.SDKAgent>().toExtend<Reference.SDKAgent>();
     expectTypeOf<Cairn.Run>().toExtend<Reference.Run>();
     expectTypeOf<Cairn.CairnSdkError>().toExtend<Reference.SDKError>();
     expectTypeOf<Cairn.UnsupportedRunOperationError>().toExtend<Cairn.ConfigurationError>();

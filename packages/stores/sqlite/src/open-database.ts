@@ -1,7 +1,9 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
+import { ConfigurationError } from '@cairn/core';
 import { withBusyRetrySync } from './busy-retry.js';
 import { checkSchema, migrate } from './schema.js';
 
@@ -20,12 +22,33 @@ export function resolveDatabasePath(options: SqliteStoreOptions): string {
   return resolve(home, 'agents.db');
 }
 
+type DatabaseConstructor = new (path: string) => Database.Database;
+let loaded: DatabaseConstructor | undefined;
+
+/**
+ * better-sqlite3 is a native module: it loads on the first open, not at import, so a host whose
+ * build of it is missing or broken can still import Cairn and fall back to another store.
+ */
+export function loadSqlite(): DatabaseConstructor {
+  if (loaded) return loaded;
+  try {
+    loaded = createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
+    return loaded;
+  } catch (error) {
+    throw new ConfigurationError(
+      `The SQLite store needs the native module better-sqlite3, which did not load (${(error as Error).message.split('\n')[0]}). Reinstall it for this Node version (npm rebuild better-sqlite3), or use the JSONL store.`,
+      { code: 'sqlite_unavailable', cause: error },
+    );
+  }
+}
+
 /** Opens (creating when missing) and migrates the database; refuses corrupt and newer files. */
 export function openDatabase(path: string, options: SqliteStoreOptions): Database.Database {
   // The store holds conversations and file contents: keep the folder private to the user.
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const created = !existsSync(path);
-  const database = new Database(path);
+  const SqliteDatabase = loadSqlite();
+  const database = new SqliteDatabase(path);
   // SQLite gives the -wal and -shm files the main file's permissions, so this covers all three.
   if (created) chmodSync(path, 0o600);
   try {

@@ -1,15 +1,15 @@
-import { lstat, realpath, unlink } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-import { defineTool, ToolError } from '@cairn/core';
-import { isInsideRoot, protectedPathReason, toPosix } from '@cairn/core/node';
+import type { Stats } from 'node:fs';
+import { lstat, unlink } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { defineTool, ToolError, type ToolExecutionContext } from '@cairn/core';
+import { describeFileKind, hardLinkReadRefusal, openEntryForReading } from '@cairn/core/node';
 import { z } from 'zod';
 import { throwIfAborted } from './shared/abort.js';
-import { describeKind, isMissing } from './shared/file-kind.js';
 import { maxEditableBytes } from './shared/current-file.js';
-import { openRegularFile } from './shared/open-regular-file.js';
-import { withFileLock } from './shared/file-lock.js';
+import { isMissing } from './shared/file-kind.js';
+import { withFileLock } from '@cairn/core/node';
 import { setReadSnapshot } from './shared/read-snapshots.js';
-import { protectedWritesAllowed } from './shared/tool-settings.js';
+import { type WorkspaceTarget, withWriteTarget } from './shared/workspace-target.js';
 
 export const deleteFileInputSchema = z.object({
   path: z.string().describe('Path of the file to delete, relative to the workspace root.'),
@@ -17,25 +17,24 @@ export const deleteFileInputSchema = z.object({
 
 export type DeleteFileInput = z.infer<typeof deleteFileInputSchema>;
 
-/**
- * Resolve the folder holding the entry (through symlinks, confined) but not the entry itself: a
- * symbolic link is deleted as a link, whatever it points to.
- */
-async function resolveEntry(root: string, inputPath: string): Promise<{ entry: string; relative: string }> {
-  if (inputPath.includes('\0')) throw new ToolError('The path contains a NUL byte.');
-  const lexical = resolve(root, inputPath);
-  if (!isInsideRoot(root, lexical)) throw new ToolError(`Path ${inputPath} is outside the workspace. Use a path inside the workspace.`);
-  if (lexical === root) throw new ToolError('The workspace root cannot be deleted.');
-  let parent: string;
-  try {
-    parent = await realpath(dirname(lexical));
-  } catch {
-    throw new ToolError(`${inputPath} does not exist.`);
+/** The before-image kept for undo; a link's is null (rewind cannot recreate a link from its target's bytes). */
+async function beforeImage(context: ToolExecutionContext, target: WorkspaceTarget, stats: Stats): Promise<Uint8Array | null> {
+  const { displayPath } = target;
+  if (stats.isSymbolicLink()) return null;
+  if (!stats.isFile()) throw new ToolError(`${displayPath} is a ${describeFileKind(stats)}; delete_file removes files and links only.`);
+  if (stats.size > maxEditableBytes) {
+    throw new ToolError(`${displayPath} is ${stats.size} bytes, too large to keep a copy for undo; ask the user before deleting it another way.`);
   }
-  if (!isInsideRoot(root, parent)) throw new ToolError(`Path ${inputPath} goes through a symbolic link to a folder outside the workspace. Refused.`);
-  const entry = join(parent, basename(lexical));
-  if (entry === root) throw new ToolError('The workspace root cannot be deleted.');
-  return { entry, relative: toPosix(entry.slice(root.length + 1)) };
+  // Its copy for undo would bring an outside file's contents into the workspace on rewind.
+  const hardLink = hardLinkReadRefusal(target.resolved.relative, stats.nlink);
+  if (hardLink) throw new ToolError(`Deleting ${displayPath} is refused: ${hardLink}. Ask the user to delete it.`);
+  const opened = await openEntryForReading(context.cwd, target.entry, displayPath);
+  if (!opened) throw new ToolError(`${displayPath} does not exist; nothing was deleted.`);
+  try {
+    return await opened.handle.readFile();
+  } finally {
+    await opened.handle.close();
+  }
 }
 
 export const deleteFileTool = defineTool<DeleteFileInput>({
@@ -50,43 +49,32 @@ export const deleteFileTool = defineTool<DeleteFileInput>({
   async execute(input, context) {
     throwIfAborted(context.signal);
     if (typeof input.path !== 'string' || input.path.trim() === '') throw new ToolError('A path is required.');
-    const protect = (path: string) => {
-      const reason = protectedWritesAllowed(context, 'delete') ? undefined : protectedPathReason(context.cwd, path);
-      if (reason) throw new ToolError(`Deleting ${input.path} is refused: ${reason}. Ask the user to do it.`);
-    };
-    // The name as given first (whether it exists or not), then the entry behind symlinked folders.
-    protect(resolve(context.cwd, input.path));
-    const { entry, relative } = await resolveEntry(context.cwd, input.path);
-    protect(entry);
-    if (context.isPathDenied(entry, 'delete')) throw new ToolError(`Deleting ${relative} is denied by the permission rules.`);
-    return withFileLock(entry, async () => {
-      let stats: Awaited<ReturnType<typeof lstat>>;
-      try {
-        stats = await lstat(entry);
-      } catch (error) {
-        if (isMissing(error)) throw new ToolError(`${relative} does not exist; nothing was deleted.`);
-        throw error;
-      }
-      if (stats.isDirectory()) throw new ToolError(`${relative} is a directory; delete_file removes single files only.`);
-      let before: Uint8Array | null = null;
-      if (stats.isFile()) {
-        if (stats.size > maxEditableBytes) {
-          throw new ToolError(`${relative} is ${stats.size} bytes, too large to keep a copy for undo; ask the user before deleting it another way.`);
-        }
-        const handle = await openRegularFile(entry, relative);
-        try {
-          before = await handle.readFile();
-        } finally {
-          await handle.close();
-        }
-      } else if (!stats.isSymbolicLink()) {
-        throw new ToolError(`${relative} is a ${describeKind(stats)}; delete_file removes files and links only.`);
-      }
-      await unlink(entry);
-      // A link's before-image is not its target's bytes (rewind cannot recreate a link from them).
-      await context.recordFileChange({ path: entry, before, after: null });
-      setReadSnapshot(context, entry, null);
-      return stats.isSymbolicLink() ? `Deleted the symbolic link ${relative} (its target was left alone).` : `Deleted ${relative}.`;
-    });
+    if (resolve(context.cwd, input.path) === context.cwd) throw new ToolError('The workspace root cannot be deleted.');
+    const refusal = (reason: string) => `Deleting ${input.path} is refused: ${reason}. Ask the user to do it.`;
+    // The folder holding the entry is resolved (confined, through symlinks), the entry itself is not:
+    // a symbolic link is deleted as a link, whatever it points to.
+    return withWriteTarget(
+      context,
+      input.path,
+      'delete',
+      (target) =>
+        withFileLock(target.resolved.absolute, async () => {
+          const { entry, displayPath } = target;
+          let stats: Stats;
+          try {
+            stats = await lstat(entry.folder.child(entry.name));
+          } catch (error) {
+            if (isMissing(error)) throw new ToolError(`${displayPath} does not exist; nothing was deleted.`);
+            throw error;
+          }
+          if (stats.isDirectory()) throw new ToolError(`${displayPath} is a directory; delete_file removes single files only.`);
+          const before = await beforeImage(context, target, stats);
+          await unlink(entry.folder.child(entry.name));
+          await context.recordFileChange({ path: target.resolved.absolute, before, after: null });
+          setReadSnapshot(context, target.resolved.absolute, null);
+          return stats.isSymbolicLink() ? `Deleted the symbolic link ${displayPath} (its target was left alone).` : `Deleted ${displayPath}.`;
+        }),
+      { followLast: false, refusal },
+    );
   },
 });

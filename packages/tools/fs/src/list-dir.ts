@@ -1,13 +1,13 @@
-import { lstat, readlink, realpath, stat } from 'node:fs/promises';
+import { readlink } from 'node:fs/promises';
 import { defineTool, ToolError, type ToolExecutionContext } from '@cairn/core';
-import { isInsideRoot } from '@cairn/core/node';
+import { ConfinementError, walkBeneath } from '@cairn/core/node';
 import { z } from 'zod';
 import { throwIfAborted } from './shared/abort.js';
 import { compileGlob } from './shared/glob-match.js';
 import { ignoreRulesFor } from './shared/ignore-scope.js';
 import { numberSetting } from './shared/tool-settings.js';
-import { type WalkEntry, walkWorkspace } from './shared/walk.js';
-import { displayPathOf, resolveReadTarget } from './shared/workspace-target.js';
+import { type WalkEntry, type WalkResult, walkWorkspace } from './shared/walk.js';
+import { withReadTarget } from './shared/workspace-target.js';
 
 /** Defaults; each can be overridden through the tool's settings (`toolSettings.ls`). */
 export const listDirDefaults = { maxDepth: 3, maxEntries: 500, maxVisited: 20_000 };
@@ -38,19 +38,26 @@ function ignoreMatcher(patterns: string[] | undefined): (relativeToListing: stri
   return (relativeToListing, name) => byName.some((match) => match(name)) || byPath.some((match) => match(relativeToListing));
 }
 
-async function describeEntry(root: string, entry: WalkEntry): Promise<string> {
-  if (entry.kind === 'directory') return `${entry.name}/`;
-  if (entry.kind === 'symlink') {
-    const target = await readlink(entry.absolute).catch(() => '?');
-    const real = await realpath(entry.absolute).catch(() => undefined);
-    let note = '';
-    if (real === undefined) note = ' (broken link)';
-    else if (!isInsideRoot(root, real)) note = ' (outside the workspace, not followed)';
-    else if ((await stat(real)).isDirectory()) note = ' (folder, not followed)';
-    return `${entry.name} -> ${target}${note}`;
+/** Where a link leads, judged by the same confined resolution the tools use (never followed for the listing). */
+async function describeLink(root: string, walk: WalkResult, entry: WalkEntry): Promise<string> {
+  const path = await walk.pathOf(entry);
+  const target = path === undefined ? '?' : await readlink(path).catch(() => '?');
+  let note: string;
+  try {
+    const resolved = await walkBeneath(root, entry.relative);
+    await resolved.folder.close();
+    note = !resolved.stats ? ' (broken link)' : resolved.stats.isDirectory() ? ' (folder, not followed)' : '';
+  } catch (error) {
+    note = error instanceof ConfinementError && error.reason === 'outside' ? ' (outside the workspace, not followed)' : ' (broken link)';
   }
-  const stats = await lstat(entry.absolute).catch(() => undefined);
+  return `${entry.name} -> ${target}${note}`;
+}
+
+async function describeEntry(root: string, walk: WalkResult, entry: WalkEntry): Promise<string> {
+  if (entry.kind === 'directory') return `${entry.name}/`;
+  if (entry.kind === 'symlink') return describeLink(root, walk, entry);
   if (entry.kind === 'other') return `${entry.name} (special file)`;
+  const stats = await walk.lstat(entry);
   return stats ? `${entry.name} (${formatSize(stats.size)})` : entry.name;
 }
 
@@ -67,47 +74,59 @@ export const listDirTool = defineTool<ListDirInput>({
   paths: (input) => [input.path ?? '.'],
   async execute(input, context) {
     throwIfAborted(context.signal);
-    const resolved = await resolveReadTarget(context, input.path, 'ls');
-    const displayPath = displayPathOf(resolved, input.path ?? '.');
-    const stats = await stat(resolved.absolute).catch(() => undefined);
-    if (!stats) throw new ToolError(`${displayPath} does not exist.`);
-    if (!stats.isDirectory()) throw new ToolError(`${displayPath} is a file, not a folder. Use read_file to read it.`);
-    const rules = await ignoreRulesFor(context.cwd, resolved.relative);
-    const ignored = ignoreMatcher(input.ignore);
-    const prefixLength = resolved.relative === '' ? 0 : resolved.relative.length + 1;
-    const maxEntries = setting(context, 'maxEntries');
-    const walk = await walkWorkspace({
-      root: context.cwd,
-      start: resolved.relative,
-      rules,
-      maxDepth: setting(context, 'maxDepth'),
-      maxVisited: setting(context, 'maxVisited'),
-      signal: context.signal,
-      include: (entry) =>
-        !ignored(entry.relative.slice(prefixLength), entry.name) && !context.isPathDenied(entry.absolute, 'ls') && !context.isPathDenied(entry.absolute, 'read'),
-    });
-    const shown = walk.entries.slice(0, maxEntries);
-    const children = new Map<string, WalkEntry[]>();
-    for (const entry of shown) {
-      const parent = entry.relative.includes('/') ? entry.relative.slice(0, entry.relative.lastIndexOf('/')) : '';
-      children.set(parent, [...(children.get(parent) ?? []), entry]);
-    }
-    const lines = [`${displayPath === '.' ? '.' : displayPath}/`];
-    const render = async (folder: string, indent: string) => {
-      for (const entry of children.get(folder) ?? []) {
-        lines.push(`${indent}${await describeEntry(context.cwd, entry)}`);
-        if (entry.kind === 'directory') await render(entry.relative, `${indent}  `);
+    return withReadTarget(context, input.path, 'ls', async ({ resolved, entry, displayPath }) => {
+      if (!entry.stats) throw new ToolError(`${displayPath} does not exist.`);
+      if (!entry.stats.isDirectory()) throw new ToolError(`${displayPath} is a file, not a folder. Use read_file to read it.`);
+      const rules = await ignoreRulesFor(context.cwd, resolved.relative);
+      const ignored = ignoreMatcher(input.ignore);
+      const prefixLength = resolved.relative === '' ? 0 : resolved.relative.length + 1;
+      const maxEntries = setting(context, 'maxEntries');
+      const walk = await walkWorkspace({
+        root: context.cwd,
+        start: resolved.relative,
+        rules,
+        maxDepth: setting(context, 'maxDepth'),
+        maxVisited: setting(context, 'maxVisited'),
+        signal: context.signal,
+        include: (walked) =>
+          !ignored(walked.relative.slice(prefixLength), walked.name) && !context.isPathDenied(walked.absolute, 'ls') && !context.isPathDenied(walked.absolute, 'read'),
+      });
+      try {
+        return await renderListing(context, walk, { displayPath, relative: resolved.relative, maxEntries, startIgnored: rules.startIgnored });
+      } finally {
+        await walk.close();
       }
-    };
-    await render(resolved.relative, '  ');
-    if (shown.length === 0) lines.push('  (empty, or everything in it is ignored)');
-    const notices: string[] = [];
-    if (rules.startIgnored) notices.push(`[${displayPath} is itself ignored by the ignore files; listed on request.]`);
-    if (walk.entries.length > shown.length || walk.truncated) {
-      notices.push(`[Listing cut at ${shown.length} entries. List a subfolder, pass ignore patterns, or use glob_file_search to narrow it.]`);
-    }
-    if (walk.depthLimited) notices.push(`[Folders deeper than ${setting(context, 'maxDepth')} levels are not expanded; list them directly.]`);
-    const text = [...lines, ...notices].join('\n');
-    return notices.length > 0 && !(notices.length === 1 && rules.startIgnored) ? { content: [{ type: 'text', text }], truncated: true } : text;
+    });
   },
 });
+
+async function renderListing(
+  context: ToolExecutionContext,
+  walk: WalkResult,
+  listing: { displayPath: string; relative: string; maxEntries: number; startIgnored: boolean },
+): Promise<string | { content: Array<{ type: 'text'; text: string }>; truncated: true }> {
+  const { displayPath } = listing;
+  const shown = walk.entries.slice(0, listing.maxEntries);
+  const children = new Map<string, WalkEntry[]>();
+  for (const entry of shown) {
+    const parent = entry.relative.includes('/') ? entry.relative.slice(0, entry.relative.lastIndexOf('/')) : '';
+    children.set(parent, [...(children.get(parent) ?? []), entry]);
+  }
+  const lines = [`${displayPath === '.' ? '.' : displayPath}/`];
+  const render = async (folder: string, indent: string) => {
+    for (const entry of children.get(folder) ?? []) {
+      lines.push(`${indent}${await describeEntry(context.cwd, walk, entry)}`);
+      if (entry.kind === 'directory') await render(entry.relative, `${indent}  `);
+    }
+  };
+  await render(listing.relative, '  ');
+  if (shown.length === 0) lines.push('  (empty, or everything in it is ignored)');
+  const notices: string[] = [];
+  if (listing.startIgnored) notices.push(`[${displayPath} is itself ignored by the ignore files; listed on request.]`);
+  if (walk.entries.length > shown.length || walk.truncated) {
+    notices.push(`[Listing cut at ${shown.length} entries. List a subfolder, pass ignore patterns, or use glob_file_search to narrow it.]`);
+  }
+  if (walk.depthLimited) notices.push(`[Folders deeper than ${setting(context, 'maxDepth')} levels are not expanded; list them directly.]`);
+  const text = [...lines, ...notices].join('\n');
+  return notices.length > 0 && !(notices.length === 1 && listing.startIgnored) ? { content: [{ type: 'text', text }], truncated: true } : text;
+}

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { mkdir, open, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError } from '@cairn/core';
+import { openEntryForReading, openWorkspacePath } from '@cairn/core/node';
 import { describe, expect, it } from 'vitest';
 import { readFileTool } from './read-file.js';
 import { searchReplaceTool } from './search-replace.js';
 import { assertRegularFile } from './shared/file-kind.js';
-import { openRegularFile } from './shared/open-regular-file.js';
 import { readSnapshotsStateKey } from './shared/read-snapshots.js';
 import { createTestToolContext, createWorkspace, run, textOf } from './test-support/tool-context.js';
 
@@ -165,14 +165,20 @@ describe('read_file', () => {
   });
 });
 
-describe('openRegularFile', () => {
-  it('refuses a path that no longer resolves to itself (a folder on the way became a symlink)', async () => {
-    const { root } = await createWorkspace();
+describe('reading through the folder that was checked', () => {
+  it('reads the inside file even when its folder is swapped for a link to outside after the check', async () => {
+    const { root, outside } = await createWorkspace();
     await mkdir(join(root, 'real'));
-    await writeFile(join(root, 'real', 'f.txt'), 'x');
-    await symlink(join(root, 'real'), join(root, 'swapped'));
-    await expect(openRegularFile(join(root, 'swapped', 'f.txt'), 'swapped/f.txt')).rejects.toThrow(/changed its location/);
-    const handle = await openRegularFile(join(root, 'real', 'f.txt'), 'real/f.txt');
-    await handle.close();
+    await writeFile(join(root, 'real', 'secret.txt'), 'inside\n');
+    const { entry } = await openWorkspacePath(root, 'real/secret.txt');
+    try {
+      await rename(join(root, 'real'), join(root, 'moved'));
+      await symlink(outside, join(root, 'real'));
+      const opened = await openEntryForReading(root, entry, 'real/secret.txt');
+      expect(await opened?.handle.readFile('utf8')).toBe('inside\n');
+      await opened?.handle.close();
+    } finally {
+      await entry.folder.close();
+    }
   });
 });

@@ -1,11 +1,11 @@
 import { defineTool } from '@cairn/core';
 import { z } from 'zod';
 import { throwIfAborted } from './shared/abort.js';
-import { atomicWriteFile } from './shared/atomic-write.js';
+import { commitFileChange } from './shared/commit-change.js';
 import { loadCurrentFile } from './shared/current-file.js';
-import { withFileLock } from './shared/file-lock.js';
-import { assertUnchangedSinceRead, refreshSnapshotAfterWrite } from './shared/read-snapshots.js';
-import { displayPathOf, resolveWriteTarget } from './shared/workspace-target.js';
+import { withFileLock } from '@cairn/core/node';
+import { assertUnchangedSinceRead } from './shared/read-snapshots.js';
+import { withWriteTarget } from './shared/workspace-target.js';
 
 export const writeInputSchema = z.object({
   path: z.string().describe('Path of the file to create or overwrite, relative to the workspace root.'),
@@ -31,17 +31,14 @@ export const writeTool = defineTool<WriteInput>({
   paths: (input) => [input.path],
   async execute(input, context) {
     throwIfAborted(context.signal);
-    const resolved = await resolveWriteTarget(context, input.path, 'write');
-    const displayPath = displayPathOf(resolved, input.path);
-    return withFileLock(resolved.absolute, async () => {
-      const current = await loadCurrentFile(resolved.absolute, displayPath);
-      await assertUnchangedSinceRead(context, resolved.absolute, displayPath, current);
-      const after = Buffer.from(input.contents, 'utf8');
-      await atomicWriteFile(resolved.absolute, after, { root: context.cwd, displayPath, signal: context.signal });
-      await context.recordFileChange({ path: resolved.absolute, before: current.bytes, after });
-      await refreshSnapshotAfterWrite(context, resolved.absolute, after);
-      const verb = current.bytes === null ? 'Created' : 'Overwrote';
-      return `${verb} ${displayPath} (${countLines(input.contents)} lines, ${after.length} bytes).`;
-    });
+    return withWriteTarget(context, input.path, 'write', (target) =>
+      withFileLock(target.resolved.absolute, async () => {
+        const current = await loadCurrentFile(context.cwd, target);
+        assertUnchangedSinceRead(context, target.resolved.absolute, target.displayPath, current);
+        await commitFileChange(context, target, input.path, current, Buffer.from(input.contents, 'utf8'));
+        const verb = current.bytes === null ? 'Created' : 'Overwrote';
+        return `${verb} ${target.displayPath} (${countLines(input.contents)} lines, ${Buffer.byteLength(input.contents)} bytes).`;
+      }),
+    );
   },
 });

@@ -4,7 +4,7 @@ import type { LintDiagnostic } from './diagnostic.js';
 import { findEslintConfig, findInstalledPackage } from './find-linters.js';
 import { isInScope, type LintScope } from './lint-scope.js';
 import type { LinterReport } from './linter-report.js';
-import type { RunLinterCommand } from './typescript-linter.js';
+import { LinterNotRun, type RunLinterCommand } from './run-linter.js';
 
 interface EslintFileResult {
   filePath: string;
@@ -39,17 +39,19 @@ export function parseEslintJson(output: string, root: string): Array<LintDiagnos
 /** Lint with the workspace's own ESLint and configuration, when both exist. */
 export async function runEslint(scope: LintScope, run: RunLinterCommand): Promise<LinterReport> {
   const eslint = findInstalledPackage(scope.root, 'eslint', 'eslint');
-  if (!eslint) return { name: 'ESLint', status: 'not-found', detail: 'not found (no eslint package in the workspace)', diagnostics: [] };
+  if (!eslint) return { name: 'ESLint', status: 'not-found', detail: 'not found (no node_modules/eslint in the workspace)', diagnostics: [] };
   const label = `${eslint.version} (${eslint.displayPath})`;
   const config = findEslintConfig(scope.root);
   if (!config) return { name: 'ESLint', status: 'not-configured', detail: `${label}: no ESLint configuration at the workspace root, not run`, diagnostics: [] };
   // `./` first, so a file named like an option (`-c.js`) is never read as one.
   const patterns = scope.targets.length === 0 ? ['.'] : scope.targets.map((target) => (target.relative ? `./${target.relative}` : '.'));
-  const result = await run({
-    file: process.execPath,
-    args: [eslint.binScript, '--format', 'json', '--no-error-on-unmatched-pattern', ...patterns],
-    cwd: scope.root,
-  });
+  let result: Awaited<ReturnType<RunLinterCommand>>;
+  try {
+    result = await run({ program: eslint.program, args: ['--format', 'json', '--no-error-on-unmatched-pattern', ...patterns] });
+  } catch (error) {
+    if (error instanceof LinterNotRun) return { name: 'ESLint', status: 'not-run', detail: `${label}: ${error.reason}`, diagnostics: [] };
+    throw error;
+  }
   if (result.timedOut) return { name: 'ESLint', status: 'timed-out', detail: `${label}: timed out`, diagnostics: [] };
   // Exit 0: clean, 1: problems found, 2: ESLint itself failed (bad config, crash).
   if (result.exitCode !== 0 && result.exitCode !== 1) {
@@ -70,5 +72,5 @@ export async function runEslint(scope: LintScope, run: RunLinterCommand): Promis
     return { name: 'ESLint', status: 'failed', detail: `${label}: unreadable output (${(error as Error).message})`, diagnostics: [] };
   }
   const diagnostics = parsed.filter((diagnostic) => isInScope(scope, diagnostic.absolute)).map(({ absolute: _absolute, ...rest }) => rest);
-  return { name: 'ESLint', status: 'ran', detail: `${label}, config ${config}`, diagnostics };
+  return { name: 'ESLint', status: 'ran', detail: `${label}, config ${config}${result.warning ? `; ${result.warning}` : ''}`, diagnostics };
 }

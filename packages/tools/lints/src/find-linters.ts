@@ -1,47 +1,40 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { toPosix } from '@cairn/core/node';
+import { join, resolve } from 'node:path';
+import { isInsideRoot, toPosix } from '@cairn/core/node';
 
 export interface InstalledLinter {
-  /** Package folder. */
+  /** Package folder (links followed). */
   directory: string;
   version: string;
-  /** The JavaScript entry of its command line, run with this Node binary. */
-  binScript: string;
-  /** Where it was found, for the report (relative to the workspace when inside it). */
+  /** The JavaScript entry of its command line, relative to the workspace root (`node_modules/typescript/bin/tsc`). */
+  program: string;
+  /** Where it was found, for the report (relative to the workspace). */
   displayPath: string;
 }
 
 /**
- * Find a package the way the workspace's own scripts would: `node_modules/<name>` in the workspace
- * root or a folder above it (a monorepo root). Deliberately not `require.resolve`, which also
- * honours NODE_PATH and global folders and would pick up a linter that is not the workspace's.
+ * The workspace's own installation of a package: `<root>/node_modules/<name>` and nothing else. Not
+ * the folders above the root: a `node_modules` in a parent (a shared temp folder, another user's
+ * home) is not the workspace's, and whatever it holds would run with the agent's rights. Not
+ * `require.resolve` either, which honours NODE_PATH and global folders. A link there (pnpm, yarn)
+ * is followed: the workspace's installation put it there, and the program runs only where the shell
+ * may run it (see run-linter.ts), so it can do nothing a shell command could not.
  */
 export function findInstalledPackage(root: string, packageName: string, binName: string): InstalledLinter | undefined {
-  for (let directory = root; ; directory = dirname(directory)) {
-    const local = join(directory, 'node_modules', packageName);
-    const found = readInstalledPackage(root, local, binName);
-    if (found) return found;
-    if (dirname(directory) === directory) return undefined;
-  }
-}
-
-function readInstalledPackage(root: string, packageDirectory: string, binName: string): InstalledLinter | undefined {
+  const linkPath = join(root, 'node_modules', packageName);
   let manifest: { version?: string; bin?: string | Record<string, string> };
   let directory: string;
   try {
-    // Follow the pnpm/yarn link to the real folder, so the script runs from where its dependencies are.
-    directory = realpathSync(packageDirectory);
+    directory = realpathSync(linkPath);
     manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
   } catch {
     return undefined;
   }
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.[binName];
-  if (!bin) return undefined;
-  const binScript = join(directory, bin);
-  if (!existsSync(binScript)) return undefined;
-  const fromRoot = toPosix(relative(root, packageDirectory));
-  return { directory, version: manifest.version ?? 'unknown', binScript, displayPath: fromRoot.startsWith('..') ? packageDirectory : fromRoot };
+  // A bin that leaves its package (`../../x`) is not the package's program.
+  if (typeof bin !== 'string' || !isInsideRoot(directory, resolve(directory, bin)) || !existsSync(resolve(directory, bin))) return undefined;
+  const displayPath = toPosix(join('node_modules', packageName));
+  return { directory, version: manifest.version ?? 'unknown', program: toPosix(join(displayPath, bin)), displayPath };
 }
 
 const eslintConfigNames = [
@@ -50,19 +43,17 @@ const eslintConfigNames = [
 ];
 
 /**
- * The ESLint configuration that applies at the workspace root: the first config file in the root or
- * a folder above it, as ESLint looks it up (ESLint refuses to run without one). Relative to the root.
+ * The ESLint configuration at the workspace root, relative to it. Only the root: a configuration in
+ * a folder above is JavaScript the workspace does not own, and ESLint would load (run) it.
  */
 export function findEslintConfig(root: string): string | undefined {
-  for (let directory = root; ; directory = dirname(directory)) {
-    const name = eslintConfigNames.find((candidate) => existsSync(join(directory, candidate)));
-    if (name) return toPosix(relative(root, join(directory, name)));
-    try {
-      const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { eslintConfig?: unknown };
-      if (manifest.eslintConfig) return `${toPosix(relative(root, join(directory, 'package.json')))} (eslintConfig)`;
-    } catch {
-      // no package.json here
-    }
-    if (dirname(directory) === directory) return undefined;
+  const name = eslintConfigNames.find((candidate) => existsSync(join(root, candidate)));
+  if (name) return name;
+  try {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { eslintConfig?: unknown };
+    if (manifest.eslintConfig) return 'package.json (eslintConfig)';
+  } catch {
+    // no package.json
   }
+  return undefined;
 }

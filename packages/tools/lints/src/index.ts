@@ -5,6 +5,7 @@ export { findTsconfigProjects, isInScope, type LintScope, type LintTarget, resol
 export type { LinterReport } from './linter-report.js';
 export { type LintCommand, type LintsSettings, type ResolvedLintsSettings, resolveLintsSettings } from './lints-settings.js';
 export { lintTools, lintToolsPlugin } from './plugin.js';
-export { type ReadLintsInput, readLintsInputSchema, readLintsTool } from './read-lints-tool.js';
-export { type CommandResult, linterEnvironment, runCommand } from './run-command.js';
-export { parseTscOutput, type RunLinterCommand, runTypeScript } from './typescript-linter.js';
+export { createReadLintsTool, type ReadLintsInput, readLintsInputSchema, readLintsTool, type ReadLintsToolOptions } from './read-lints-tool.js';
+export { type CommandResult, linterEnvironment, runCommand, type SpawnCommand } from './run-command.js';
+export { createLinterRunner, LinterNotRun, type RunLinterCommand } from './run-linter.js';
+export { parseTscOutput, runTypeScript } from './typescript-linter.js';

@@ -1,9 +1,9 @@
-import type { SandboxRequirement } from '@cairn/core';
-
+/** What a linter asks to run: a JavaScript program of the workspace, run with Node. */
 export interface LintCommand {
-  file: string;
+  /** The program's entry, relative to the workspace root (`node_modules/typescript/bin/tsc`). */
+  program: string;
+  /** Its arguments; paths in them are relative to the root, where it runs. */
   args: string[];
-  cwd: string;
 }
 
 /** `toolSettings.lints`: read from `context.settings.lints`. */
@@ -14,19 +14,12 @@ export interface LintsSettings {
   maxDiagnostics?: number;
   /** Most tsconfig projects type-checked in one call. Default 4. */
   maxProjects?: number;
-  /**
-   * Wraps a linter command in an OS sandbox (the shell pack's bubblewrap/seatbelt wrapper). Linters
-   * run the workspace's own code, so when the call must be sandboxed and no wrapper is given, the
-   * tool refuses instead of running on the host.
-   */
-  wrapCommand?: (command: LintCommand, sandbox: SandboxRequirement) => LintCommand;
 }
 
 export interface ResolvedLintsSettings {
   timeoutMs: number;
   maxDiagnostics: number;
   maxProjects: number;
-  wrapCommand?: LintsSettings['wrapCommand'];
 }
 
 export function resolveLintsSettings(settings: Record<string, unknown>): ResolvedLintsSettings {
@@ -36,6 +29,5 @@ export function resolveLintsSettings(settings: Record<string, unknown>): Resolve
     timeoutMs: positive(given.timeoutMs, 120_000),
     maxDiagnostics: positive(given.maxDiagnostics, 200),
     maxProjects: positive(given.maxProjects, 4),
-    ...(typeof given.wrapCommand === 'function' ? { wrapCommand: given.wrapCommand } : {}),
   };
 }

@@ -24,29 +24,30 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
+const allowShell = async () => ({ decision: 'allow' as const, reason: 'allowed in this test' });
 const textOf = (result: unknown) => (result as ToolResultContent).content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
 describe('read_lints with ESLint', () => {
   it('says ESLint is installed but not configured, and does not run it', async () => {
-    const text = textOf(await readLintsTool.execute({}, createToolContext({ cwd: workspace })));
+    const text = textOf(await readLintsTool.execute({}, createToolContext({ cwd: workspace, checkShellCommand: allowShell })));
     expect(text).toContain(`ESLint: ${eslintVersion} (node_modules/eslint): no ESLint configuration at the workspace root, not run`);
     expect(text).toContain('No linter ran');
   });
 
   it("runs the workspace's ESLint with its flat config and reports rule diagnostics for the given files", async () => {
     await writeFile(join(workspace, 'eslint.config.mjs'), "export default [{ rules: { 'no-unused-vars': 'error', 'prefer-const': 'warn' } }];\n");
-    const text = textOf(await readLintsTool.execute({ paths: ['src/a.js'] }, createToolContext({ cwd: workspace })));
+    const text = textOf(await readLintsTool.execute({ paths: ['src/a.js'] }, createToolContext({ cwd: workspace, checkShellCommand: allowShell })));
     expect(text).toContain(`ESLint: ${eslintVersion} (node_modules/eslint), config eslint.config.mjs`);
     expect(text).toContain("src/a.js:1:5: error 'unused' is assigned a value but never used.");
     expect(text).toContain('(eslint no-unused-vars)');
     expect(text).toContain("src/a.js:2:5: warning 'shown' is never reassigned. Use 'const' instead. (eslint prefer-const)");
-    const clean = textOf(await readLintsTool.execute({ paths: ['src/clean.js'] }, createToolContext({ cwd: workspace })));
+    const clean = textOf(await readLintsTool.execute({ paths: ['src/clean.js'] }, createToolContext({ cwd: workspace, checkShellCommand: allowShell })));
     expect(clean).toContain('No problems found in the given paths.');
   });
 
   it('reports a broken configuration as an ESLint failure instead of crashing', async () => {
     await writeFile(join(workspace, 'eslint.config.mjs'), 'export default [{ rules: { "no-such-rule-anywhere": "error" } }];\n');
-    const text = textOf(await readLintsTool.execute({ paths: ['src/clean.js'] }, createToolContext({ cwd: workspace })));
+    const text = textOf(await readLintsTool.execute({ paths: ['src/clean.js'] }, createToolContext({ cwd: workspace, checkShellCommand: allowShell })));
     expect(text).toMatch(/ESLint: .*failed with exit code 2: .*no-such-rule-anywhere/);
   });
 });

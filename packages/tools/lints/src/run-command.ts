@@ -1,6 +1,12 @@
 import { spawn } from 'node:child_process';
 import { ToolError } from '@cairn/core';
-import type { LintCommand } from './lints-settings.js';
+
+/** A process to start: the linter itself on the host, or the sandbox that runs it. */
+export interface SpawnCommand {
+  file: string;
+  args: string[];
+  cwd: string;
+}
 
 export interface CommandResult {
   exitCode: number | null;
@@ -28,7 +34,7 @@ export function linterEnvironment(env: Record<string, string | undefined>): Reco
  * cancel kills the linter and anything it started. Output beyond 32 MB is dropped.
  */
 export function runCommand(
-  command: LintCommand,
+  command: SpawnCommand,
   options: { env: Record<string, string>; timeoutMs: number; signal: AbortSignal },
 ): Promise<CommandResult> {
   options.signal.throwIfAborted();

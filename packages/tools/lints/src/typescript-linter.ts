@@ -4,10 +4,7 @@ import type { LintDiagnostic } from './diagnostic.js';
 import { findInstalledPackage } from './find-linters.js';
 import { findTsconfigProjects, isInScope, type LintScope } from './lint-scope.js';
 import type { LinterReport } from './linter-report.js';
-import type { LintCommand } from './lints-settings.js';
-import type { CommandResult } from './run-command.js';
-
-export type RunLinterCommand = (command: LintCommand) => Promise<CommandResult>;
+import { LinterNotRun, type RunLinterCommand } from './run-linter.js';
 
 const locatedPattern = /^(.+?)\((\d+),(\d+)\): (error|warning|message) TS(\d+): (.*)$/;
 const globalPattern = /^(error|warning|message) TS(\d+): (.*)$/;
@@ -55,7 +52,7 @@ export function parseTscOutput(output: string, processCwd: string, root: string,
 /** Type-check with the workspace's own TypeScript (`tsc --noEmit`), never writing build info. */
 export async function runTypeScript(scope: LintScope, run: RunLinterCommand, maxProjects: number): Promise<LinterReport> {
   const typescript = findInstalledPackage(scope.root, 'typescript', 'tsc');
-  if (!typescript) return { name: 'TypeScript', status: 'not-found', detail: 'not found (no typescript package in the workspace)', diagnostics: [] };
+  if (!typescript) return { name: 'TypeScript', status: 'not-found', detail: 'not found (no node_modules/typescript in the workspace)', diagnostics: [] };
   const projects = findTsconfigProjects(scope);
   const label = `${typescript.version} (${typescript.displayPath})`;
   if (projects.length === 0) {
@@ -64,21 +61,27 @@ export async function runTypeScript(scope: LintScope, run: RunLinterCommand, max
   const checked = projects.slice(0, maxProjects);
   const diagnostics: LintDiagnostic[] = [];
   const failures: string[] = [];
+  const warnings = new Set<string>();
   let timedOut = false;
   for (const project of checked) {
-    const result = await run({
-      file: process.execPath,
-      args: [typescript.binScript, '--noEmit', '--pretty', 'false', '--incremental', 'false', '--composite', 'false', '-p', project],
-      cwd: scope.root,
-    });
+    const projectName = toPosix(relative(scope.root, project));
+    let result: Awaited<ReturnType<RunLinterCommand>>;
+    try {
+      // `./` first, so a project folder named like an option is never read as one.
+      result = await run({ program: typescript.program, args: ['--noEmit', '--pretty', 'false', '--incremental', 'false', '--composite', 'false', '-p', `./${projectName}`] });
+    } catch (error) {
+      if (error instanceof LinterNotRun) return { name: 'TypeScript', status: 'not-run', detail: `${label}: ${error.reason}`, diagnostics: [] };
+      throw error;
+    }
+    if (result.warning) warnings.add(result.warning);
     if (result.timedOut) {
       timedOut = true;
-      failures.push(`${toPosix(relative(scope.root, project))} timed out`);
+      failures.push(`${projectName} timed out`);
       continue;
     }
     const parsed = parseTscOutput(result.stdout, scope.root, scope.root, project);
     if (parsed.length === 0 && result.exitCode !== 0) {
-      failures.push(`${toPosix(relative(scope.root, project))}: tsc exited with ${result.exitCode}: ${firstLine(result.stderr || result.stdout)}`);
+      failures.push(`${projectName}: tsc exited with ${result.exitCode}: ${firstLine(result.stderr || result.stdout)}`);
     }
     for (const diagnostic of parsed) {
       // Project-level problems (line 0) always matter; file diagnostics only for the asked-for files.
@@ -91,8 +94,9 @@ export async function runTypeScript(scope: LintScope, run: RunLinterCommand, max
   const projectNames = checked.map((project) => toPosix(relative(scope.root, project))).join(', ');
   const skipped = projects.length > checked.length ? `; ${projects.length - checked.length} more project(s) not checked` : '';
   const failed = failures.length ? `; ${failures.join('; ')}` : '';
+  const warned = warnings.size ? `; ${[...warnings].join('; ')}` : '';
   const status = timedOut ? 'timed-out' : failures.length === checked.length ? 'failed' : 'ran';
-  return { name: 'TypeScript', status, detail: `${label}, ${projectNames}${skipped}${failed}`, diagnostics };
+  return { name: 'TypeScript', status, detail: `${label}, ${projectNames}${skipped}${failed}${warned}`, diagnostics };
 }
 
 function firstLine(text: string): string {

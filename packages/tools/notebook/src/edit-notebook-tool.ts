@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
-import { defineTool, ToolError } from '@cairn/core';
-import { canonicalWorkspaceRoot, protectedPathReason, resolveWorkspacePath } from '@cairn/core/node';
+import { defineTool, ToolError, type ToolExecutionContext } from '@cairn/core';
+import {
+  type BeneathEntry, canonicalWorkspaceRoot, checkOverwriteTarget, openEntryForReading, openWorkspacePath, protectedPathReason, replaceFileAtomically,
+  type ResolvedWorkspacePath, withFileLock,
+} from '@cairn/core/node';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic-write.js';
 import { applyNotebookEdit } from './notebook-edit.js';
 import { detectFormatting, emptyNotebook, type Notebook, type NotebookFormatting, parseNotebook, serializeNotebook } from './notebook-format.js';
 
@@ -36,58 +37,69 @@ export const editNotebookTool = defineTool<EditNotebookInput>({
       throw new ToolError(`${input.path} is not a Jupyter notebook (.ipynb). Use search_replace or write for other files.`);
     }
     const root = await canonicalWorkspaceRoot(context.cwd);
-    const target = await resolveWorkspacePath(root, input.path);
-    // `allowProtectedPathWrites` is the agent option's name; accept it too when the runtime forwards it.
-    if (context.settings.allowProtectedWrites !== true && context.settings.allowProtectedPathWrites !== true) {
-      const reason = protectedPathReason(root, target.absolute) ?? protectedPathReason(root, target.lexical);
-      if (reason) throw new ToolError(`Refused to edit ${input.path}: ${reason}.`);
+    // The folder holding the notebook stays open: the read, the checks and the write all happen in it.
+    const { resolved, entry } = await openWorkspacePath(root, input.path);
+    try {
+      assertMayEdit(context, root, resolved, input.path);
+      return await withFileLock(resolved.absolute, () => editInFolder(context, root, resolved, entry, input));
+    } finally {
+      await entry.folder.close();
     }
-    if (context.isPathDenied(target.absolute, 'notebook')) throw new ToolError(`Editing ${input.path} is denied by a permission rule.`);
-    const editMode = input.edit_mode ?? 'replace';
-
-    const existing = await readExisting(target.absolute, input.path);
-    let notebook: Notebook;
-    let formatting: NotebookFormatting;
-    if (existing) {
-      notebook = parseNotebook(existing.bytes.toString('utf8'), input.path);
-      formatting = detectFormatting(existing.bytes.toString('utf8'));
-    } else {
-      if (editMode !== 'insert' || input.cell_index !== 0) {
-        throw new ToolError(`${input.path} does not exist. To create a notebook, use edit_mode "insert" with cell_index 0.`);
-      }
-      notebook = emptyNotebook();
-      formatting = { indent: 1, trailingNewline: true, lineEnding: '\n' };
-    }
-    const summary = applyNotebookEdit(notebook, {
-      cellIndex: input.cell_index,
-      newSource: input.new_source,
-      editMode,
-      ...(input.cell_type ? { cellType: input.cell_type } : {}),
-    });
-    const after = Buffer.from(serializeNotebook(notebook, formatting), 'utf8');
-    context.signal.throwIfAborted();
-
-    // Check again right before the write: a parent swapped for a symlink since the first check is refused.
-    const again = await resolveWorkspacePath(root, input.path);
-    if (again.absolute !== target.absolute) throw new ToolError(`${input.path} changed on disk while it was being edited. Try again.`);
-    await writeFileAtomic(target.absolute, after, existing?.mode);
-    await context.recordFileChange({ path: target.absolute, before: existing ? new Uint8Array(existing.bytes) : null, after: new Uint8Array(after) });
-    const created = existing ? '' : ' (new notebook)';
-    return `${summary} of ${target.relative}${created}; it now has ${notebook.cells.length} cell${notebook.cells.length === 1 ? '' : 's'}.`;
   },
 });
 
-async function readExisting(absolutePath: string, displayPath: string): Promise<{ bytes: Buffer; mode: number } | undefined> {
-  let info: Awaited<ReturnType<typeof stat>>;
+function assertMayEdit(context: ToolExecutionContext, root: string, resolved: ResolvedWorkspacePath, inputPath: string): void {
+  // `allowProtectedPathWrites` is the agent option's name; accept it too when the runtime forwards it.
+  if (context.settings.allowProtectedWrites !== true && context.settings.allowProtectedPathWrites !== true) {
+    const reason = protectedPathReason(root, resolved.absolute) ?? protectedPathReason(root, resolved.lexical);
+    if (reason) throw new ToolError(`Refused to edit ${inputPath}: ${reason}.`);
+  }
+  // The link and its target: a deny rule on `src/**` also stops `link-src/book.ipynb`.
+  if (context.isPathDenied(resolved.absolute, 'notebook') || context.isPathDenied(resolved.lexical, 'notebook')) {
+    throw new ToolError(`Editing ${inputPath} is denied by a permission rule.`);
+  }
+}
+
+async function editInFolder(context: ToolExecutionContext, root: string, resolved: ResolvedWorkspacePath, entry: BeneathEntry, input: EditNotebookInput): Promise<string> {
+  const editMode = input.edit_mode ?? 'replace';
+  const existing = await readExisting(root, entry, input.path);
+  let notebook: Notebook;
+  let formatting: NotebookFormatting;
+  if (existing) {
+    notebook = parseNotebook(existing.toString('utf8'), input.path);
+    formatting = detectFormatting(existing.toString('utf8'));
+  } else {
+    if (editMode !== 'insert' || input.cell_index !== 0) {
+      throw new ToolError(`${input.path} does not exist. To create a notebook, use edit_mode "insert" with cell_index 0.`);
+    }
+    notebook = emptyNotebook();
+    formatting = { indent: 1, trailingNewline: true, lineEnding: '\n' };
+  }
+  const summary = applyNotebookEdit(notebook, {
+    cellIndex: input.cell_index,
+    newSource: input.new_source,
+    editMode,
+    ...(input.cell_type ? { cellType: input.cell_type } : {}),
+  });
+  const after = Buffer.from(serializeNotebook(notebook, formatting), 'utf8');
+  context.signal.throwIfAborted();
+  await replaceFileAtomically(entry, after, { root, displayPath: resolved.relative, signal: context.signal });
+  await context.recordFileChange({ path: resolved.absolute, before: existing ? new Uint8Array(existing) : null, after: new Uint8Array(after) });
+  const created = existing ? '' : ' (new notebook)';
+  return `${summary} of ${resolved.relative}${created}; it now has ${notebook.cells.length} cell${notebook.cells.length === 1 ? '' : 's'}.`;
+}
+
+async function readExisting(root: string, entry: BeneathEntry, displayPath: string): Promise<Buffer | undefined> {
+  if (entry.stats && !entry.stats.isFile()) throw new ToolError(`${displayPath} is not a regular file.`);
+  if (entry.parentExists && entry.name !== '') await checkOverwriteTarget(entry.folder.child(entry.name), displayPath);
+  const opened = await openEntryForReading(root, entry, displayPath);
+  if (!opened) return undefined;
   try {
-    info = await stat(absolutePath);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ToolError(`Cannot read ${displayPath}: ${(error as Error).message}`);
+    if (opened.stats.size > maxNotebookBytes) {
+      throw new ToolError(`${displayPath} is ${Math.round(opened.stats.size / 1024 / 1024)} MB, over the ${maxNotebookBytes / 1024 / 1024} MB edit limit. Clear its outputs first.`);
+    }
+    return await opened.handle.readFile();
+  } finally {
+    await opened.handle.close();
   }
-  if (!info.isFile()) throw new ToolError(`${displayPath} is not a regular file.`);
-  if (info.size > maxNotebookBytes) {
-    throw new ToolError(`${displayPath} is ${Math.round(info.size / 1024 / 1024)} MB, over the ${maxNotebookBytes / 1024 / 1024} MB edit limit. Clear its outputs first.`);
-  }
-  return { bytes: await readFile(absolutePath), mode: info.mode & 0o7777 };
 }

@@ -11,16 +11,17 @@ export type SwitchModeInput = z.infer<typeof switchModeInputSchema>;
 
 /**
  * Only records the request. The run machine reads `pendingModeSwitch` before the next step, checks
- * the current mode's `transitionsTo`, asks the user when that transition `requiresApproval` (plan ->
- * agent), then applies or drops it and clears the key. The tool cannot change the mode itself, so a
- * model cannot leave plan mode without the runtime's (and the user's) consent.
+ * the current mode's `transitionsTo`, and asks the user (`approveModeSwitch`; headless: refused)
+ * when the transition `requiresApproval` (plan -> agent) or the target mode has more rights than
+ * the mode the user chose (ask -> agent, plan -> ask -> agent); then it applies or drops the request.
+ * The tool cannot change the mode itself, so a model cannot widen its own rights.
  */
 export const switchModeTool = defineTool<SwitchModeInput>({
   id: 'switchMode',
   name: 'switch_mode',
   description: [
     'Ask to switch the agent to another mode (for example from plan to agent once a plan is approved).',
-    'The switch takes effect at the next step if the current mode allows it; some switches need the user\'s approval first.',
+    'The switch takes effect at the next step if the current mode allows it. A switch to a mode with more rights than the one the user chose (for example from ask or plan to agent) needs the user\'s approval; without it the switch is refused.',
   ].join(' '),
   inputSchema: switchModeInputSchema,
   readOnly: true,
@@ -37,7 +38,7 @@ export const switchModeTool = defineTool<SwitchModeInput>({
     context.state.set(pendingModeSwitchStateKey, request);
     return (
       `Requested a switch from ${context.mode} mode to ${target} mode. It takes effect at the next step if ${context.mode} mode allows it; ` +
-      'if the switch needs the user\'s approval, wait for it and do not act as if the new mode were active yet.'
+      'if it needs the user\'s approval, you are told at the next step whether it was applied; do not act as if the new mode were active before that.'
     );
   },
 });

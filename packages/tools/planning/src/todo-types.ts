@@ -42,6 +42,4 @@ export interface PendingModeSwitch {
   explanation: string;
   /** Epoch milliseconds of the request (the runtime's `PendingModeSwitch` shape). */
   requestedAt: number;
-  /** Set by the runtime when the user approves a switch that requires approval (plan -> agent). */
-  approved?: boolean;
 }

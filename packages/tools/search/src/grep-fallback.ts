@@ -1,7 +1,6 @@
-import { lstat, open, readdir } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { join } from 'node:path';
-import type { IgnoreRules } from '@cairn/core/node';
+import { type FileHandle, open, readdir } from 'node:fs/promises';
+import { type ConfinedDirectory, hardLinkReadRefusal, type IgnoreRules } from '@cairn/core/node';
 import picomatch from 'picomatch';
 import { fileTypeGlobs } from './file-types.js';
 import type { GrepPlan } from './grep-input.js';
@@ -10,10 +9,15 @@ import { MatchSandbox } from './match-sandbox.js';
 import { translateRustRegex } from './rust-regex.js';
 
 export interface FallbackSearch {
-  root: string;
   /** Posix path relative to the root ('' = the root); a file is searched even when ignored, like rg. */
   target: string;
-  targetIsFile: boolean;
+  /**
+   * The open folder to search, or for a file target the open folder holding it: everything is read
+   * through folders opened inside it (never by path), so a folder swapped for a link is skipped.
+   */
+  start: ConfinedDirectory;
+  /** The file's name in `start` when the target is a file. */
+  fileName?: string;
   plan: GrepPlan;
   rules: IgnoreRules;
   maxColumns: number;
@@ -67,8 +71,8 @@ export async function searchWithFallback(search: FallbackSearch): Promise<Fallba
   const context = plan.before > 0 || plan.after > 0;
   let printedFile = false;
 
-  const searchFile = async (relativePath: string): Promise<void> => {
-    const text = await readText(join(search.root, relativePath), search.maxFileBytes);
+  const searchFile = async (folder: ConfinedDirectory, name: string, relativePath: string): Promise<void> => {
+    const text = await readText(folder, name, relativePath, search.maxFileBytes);
     if (text === undefined) return;
     const remaining = search.deadline - Date.now();
     if (remaining <= 0) throw new FallbackTimeout();
@@ -109,14 +113,9 @@ export async function searchWithFallback(search: FallbackSearch): Promise<Fallba
     }
   };
 
-  const visit = async (relativeFolder: string): Promise<void> => {
+  const visit = async (folder: ConfinedDirectory, relativeFolder: string): Promise<void> => {
     await search.rules.loadDirectory(relativeFolder);
-    let names: import('node:fs').Dirent[];
-    try {
-      names = await readdir(join(search.root, relativeFolder), { withFileTypes: true });
-    } catch {
-      return;
-    }
+    const names = await readdir(folder.path, { withFileTypes: true }).catch(() => []);
     names.sort((left, right) => compareNames(left.name, right.name));
     for (const entry of names) {
       if (stoppedBy) return;
@@ -127,7 +126,14 @@ export async function searchWithFallback(search: FallbackSearch): Promise<Fallba
       if (entry.isDirectory()) {
         if (search.rules.ignores(relativePath, true)) continue;
         if (globMatches && !globMatches(relativePath, entry.name, true)) continue;
-        await visit(relativePath);
+        const lookup = await folder.openChild(entry.name).catch(() => undefined);
+        // Swapped for a link (or removed) since the listing: not entered.
+        if (lookup?.kind !== 'folder') continue;
+        try {
+          await visit(lookup.folder, relativePath);
+        } finally {
+          await lookup.folder.close();
+        }
         continue;
       }
       if (!entry.isFile() || search.rules.ignores(relativePath, false)) continue;
@@ -138,16 +144,16 @@ export async function searchWithFallback(search: FallbackSearch): Promise<Fallba
         stoppedBy = 'files';
         return;
       }
-      await searchFile(relativePath);
+      await searchFile(folder, entry.name, relativePath);
       if (entries.length >= search.maxEntries) stoppedBy = 'entries';
     }
   };
 
   try {
-    if (search.targetIsFile) {
-      if (search.isAllowed(search.target)) await searchFile(search.target);
+    if (search.fileName !== undefined) {
+      if (search.isAllowed(search.target)) await searchFile(search.start, search.fileName, search.target);
     } else {
-      await visit(search.target);
+      await visit(search.start, search.target);
     }
   } catch (error) {
     if (!(error instanceof FallbackTimeout)) throw error;
@@ -158,13 +164,16 @@ export async function searchWithFallback(search: FallbackSearch): Promise<Fallba
 
 class FallbackTimeout extends Error {}
 
-/** File text, or undefined for binary files (a NUL byte, as ripgrep detects them) and unreadable ones. */
-async function readText(absolutePath: string, maxFileBytes: number): Promise<string | undefined> {
-  let handle: import('node:fs/promises').FileHandle | undefined;
+/**
+ * File text, or undefined for binary files (a NUL byte, as ripgrep detects them), unreadable ones
+ * and hard links read_file refuses too. Opened inside its open folder without following a link.
+ */
+async function readText(folder: ConfinedDirectory, name: string, relativePath: string, maxFileBytes: number): Promise<string | undefined> {
+  let handle: FileHandle | undefined;
   try {
-    const stats = await lstat(absolutePath);
-    if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
-    handle = await open(absolutePath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    handle = await open(folder.child(name), constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+    const stats = await handle.stat();
+    if (!stats.isFile() || stats.size > maxFileBytes || hardLinkReadRefusal(relativePath, stats.nlink)) return undefined;
     const buffer = await handle.readFile();
     if (buffer.includes(0)) return undefined;
     return buffer.toString('utf8');

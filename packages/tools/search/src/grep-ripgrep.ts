@@ -3,9 +3,11 @@ import { ToolError } from '@cairn/core';
 import { defaultIgnoredDirectories } from '@cairn/core/node';
 import type { GrepPlan } from './grep-input.js';
 import type { GrepEntry } from './grep-output.js';
+import type { RipgrepJail } from './ripgrep-jail.js';
 
 export interface RipgrepSearch {
-  rgPath: string;
+  /** rg runs inside it, seeing only the workspace (see ripgrepJail). */
+  jail: RipgrepJail;
   root: string;
   /** Posix path relative to the root, '' for the whole workspace. */
   target: string;
@@ -86,12 +88,11 @@ export function parseRipgrepOutput(output: string, mode: GrepPlan['mode'], compl
 
 export function runRipgrep(search: RipgrepSearch): Promise<RipgrepResult> {
   return new Promise((resolve, reject) => {
-    const environment = { ...process.env };
-    delete environment.RIPGREP_CONFIG_PATH;
-    const child = spawn(search.rgPath, ripgrepArguments(search.plan, search.target, search.maxColumns), {
+    // No environment at all: rg needs none (--no-config), and the agent's keys stay out of reach.
+    const child = spawn(search.jail.file, [...search.jail.prefix(search.root), ...ripgrepArguments(search.plan, search.target, search.maxColumns)], {
       cwd: search.root,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: environment,
+      env: {},
     });
     const chunks: Buffer[] = [];
     let bytes = 0;

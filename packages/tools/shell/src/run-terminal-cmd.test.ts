@@ -38,13 +38,21 @@ describe('run_terminal_cmd on the host', () => {
     expect(textOf(await tool.execute({ command: 'pwd', cwd: 'sub' }, context))).toContain(join(root, 'sub'));
   });
 
-  it('removes secrets from the child environment, with an override to keep one', async () => {
+  it('passes only the allow-listed environment, with settings to pass more', async () => {
     const root = await temporaryWorkspace();
-    const env = { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-secret-1', GITHUB_TOKEN: 'ghp-secret-2', AWS_SECRET_ACCESS_KEY: 'aws-secret-3', DB_PASSWORD: 'pw-4', HARMLESS: 'visible' };
+    const env = {
+      PATH: process.env.PATH, LANG: 'C.UTF-8', OPENAI_API_KEY: 'sk-secret-1', GITHUB_TOKEN: 'ghp-secret-2', AWS_SECRET_ACCESS_KEY: 'aws-secret-3', DB_PASSWORD: 'pw-4',
+      DATABASE_URL: 'postgres://u:pw-5@db', GITHUB_PAT: 'pat-6', NPM_CONFIG__AUTH: 'auth-7', SENTRY_DSN: 'https://key-8@sentry', OPENAI_KEY: 'key-9', HARMLESS: 'visible',
+    };
     const { context } = toolContext(root, { env });
     const output = textOf(await tool.execute({ command: 'env' }, context));
-    expect(output).toContain('HARMLESS=visible');
-    for (const secret of ['sk-secret-1', 'ghp-secret-2', 'aws-secret-3', 'pw-4']) expect(output).not.toContain(secret);
+    expect(output).toContain('LANG=C.UTF-8');
+    expect(output).not.toContain('HARMLESS');
+    for (const secret of ['sk-secret-1', 'ghp-secret-2', 'aws-secret-3', 'pw-4', 'pw-5', 'pat-6', 'auth-7', 'key-8', 'key-9']) expect(output).not.toContain(secret);
+    const scoped = toolContext(root, { env, settings: { shell: { env: { pass: ['DATABASE_URL', 'HARM*'] } } } });
+    const passed = textOf(await tool.execute({ command: 'env' }, scoped.context));
+    expect(passed).toContain('DATABASE_URL=postgres://u:pw-5@db');
+    expect(passed).toContain('HARMLESS=visible');
     const kept = toolContext(root, { env, settings: { environment: { keep: ['GITHUB_TOKEN'] } } });
     expect(textOf(await tool.execute({ command: 'env' }, kept.context))).toContain('GITHUB_TOKEN=ghp-secret-2');
   });

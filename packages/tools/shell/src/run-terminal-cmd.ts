@@ -1,14 +1,17 @@
 import { stat } from 'node:fs/promises';
-import { ConfigurationError, defineTool, type ToolDefinition, ToolError, type ToolExecutionContext, type ToolResultContent } from '@cairn/core';
-import { resolveWorkspacePath } from '@cairn/core/node';
+import { defineTool, type ToolDefinition, ToolError, type ToolExecutionContext, type ToolResultContent } from '@cairn/core';
+import { agentHomes, agentSettingsLocations, resolveWorkspacePath } from '@cairn/core/node';
 import { z } from 'zod';
+import { readDeniedPaths } from './denied-paths.js';
 import { commandEnvironment } from './environment.js';
 import { listBackgroundProcesses, startBackgroundProcess } from './process/background-processes.js';
 import { shellLogDirectory } from './process/log-directory.js';
 import { type ProcessResult, runProcess } from './process/run-process.js';
 import { defaultSandboxBackend } from './sandbox/default-backend.js';
-import type { SandboxBackend, SandboxedCommand } from './sandbox/sandbox-backend.js';
-import { findDefaultShell, readShellSettings, shellDefaults } from './shell-settings.js';
+import type { SandboxBackend } from './sandbox/sandbox-backend.js';
+import { prepareLaunch } from './sandbox/sandboxed-launch.js';
+import { environmentPolicy, findDefaultShell, readShellSettings, shellDefaults } from './shell-settings.js';
+import { watchWorkspace } from './workspace-watch.js';
 
 export const shellInputSchema = z.object({
   command: z.string().min(1).describe('The command line to run with bash -c. Chains, pipes and redirections work.'),
@@ -28,7 +31,8 @@ export interface ShellToolOptions {
 }
 
 const description = `Run a shell command in the workspace (bash -c) and return its exit code and output.
-- The command runs in its own process group; it is killed on timeout (default 2 minutes, max 10) or cancel, background children included.
+- The command runs in its own process group and PID namespace; it is killed on timeout (default 2 minutes, max 10) or cancel, and nothing it starts (setsid, nohup, disown included) outlives it or the run.
+- It gets a minimal environment (PATH, HOME, locale, ...), not the agent's; files the permission rules hide stay unreadable to it.
 - Long output keeps the first 8 KiB and last 24 KiB; the full output is saved to a file named in the result (read it with head/tail/grep).
 - stdin is closed: pass flags like --yes / --no-pager / CI=1 to avoid prompts.
 - For servers and watchers set is_background: true; you get a log file to read later with \`tail -n 50 <file>\`. Background commands stop when the run ends.
@@ -78,34 +82,23 @@ export function createShellTool(options: ShellToolOptions = {}): ToolDefinition<
       const shell = settings.shell ?? (await findDefaultShell());
       // An empty context.env (a hand-built context) would leave the command without PATH.
       const baseEnvironment = context.env && Object.keys(context.env).length > 0 ? context.env : process.env;
-      const env = commandEnvironment(baseEnvironment, settings.environment);
+      const env = commandEnvironment(baseEnvironment, environmentPolicy(settings));
       if (context.signal.aborted) throw abortError(context.signal);
 
       // Background commands wait for their own `&` jobs, so `npm run dev &` keeps running.
       const script = input.is_background ? `${input.command}\nwait` : input.command;
       const requirement = context.sandbox ?? { profile: 'none', networkAllow: [], required: false };
-      let sandboxNote: string | undefined;
-      let launch: SandboxedCommand = { file: shell, args: ['-c', script], env, cleanup: async () => {} };
-      if (requirement.profile !== 'none') {
-        const sandbox = backend();
-        const availability = await sandbox.isAvailable();
-        if (availability.available) {
-          launch = await sandbox.wrap(script, {
-            profile: requirement.profile,
-            workspaceRoot: context.cwd,
-            cwd,
-            shell,
-            env,
-            networkAllow: requirement.networkAllow ?? [],
-            readOnlyPaths: [shellLogDirectory()],
-          });
-        } else if (requirement.required) {
-          throw new ConfigurationError(`The shell needs the ${requirement.profile} OS sandbox, which is unavailable: ${availability.reason}`);
-        } else {
-          sandboxNote = `Warning: the ${requirement.profile} sandbox is unavailable (${availability.reason}); the command ran without it.`;
-        }
-      }
-      const sandboxName = launch.file === shell ? 'none' : requirement.profile;
+      // Walked before and after: sensitive files the command changes are flagged, repositories it creates quarantined.
+      const watch = await watchWorkspace(context);
+      const prepared = await prepareLaunch(script, {
+        workspaceScan: watch.scan,
+        requirement, backend: backend(), workspaceRoot: context.cwd, cwd, shell, env, readOnlyPaths: [shellLogDirectory()], label: 'The shell',
+        maskedPaths: await readDeniedPaths(context),
+        protectedPaths: agentSettingsLocations(agentHomes(baseEnvironment)),
+        ...(settings.processIsolation ? { processIsolation: settings.processIsolation } : {}),
+      });
+      const { launch, warning: sandboxNote } = prepared;
+      const sandboxName = prepared.sandbox;
 
       if (input.is_background) {
         const maxBackground = settings.maxBackground ?? shellDefaults.maxBackground;
@@ -113,7 +106,10 @@ export function createShellTool(options: ShellToolOptions = {}): ToolDefinition<
           await launch.cleanup();
           throw new ToolError(`${maxBackground} background commands are already running. Wait for one to finish or run this one in the foreground.`);
         }
-        const started = await startBackgroundProcess({ ...launch, cwd, command: input.command, runId: context.runId, signal: context.signal, killGraceMs, onDone: launch.cleanup }).catch(async (error: unknown) => {
+        const started = await startBackgroundProcess({ ...launch, cwd, command: input.command, runId: context.runId, signal: context.signal, killGraceMs, onDone: async () => {
+          await launch.cleanup();
+          await watch.finish(launch);
+        } }).catch(async (error: unknown) => {
           await launch.cleanup();
           throw error;
         });
@@ -124,7 +120,7 @@ export function createShellTool(options: ShellToolOptions = {}): ToolDefinition<
         ].filter(Boolean).join('\n');
         return {
           content: [{ type: 'text', text }],
-          structuredContent: { backgroundId: started.backgroundId, logFile: started.logFile, sandbox: sandboxName, cwd },
+          structuredContent: { backgroundId: started.backgroundId, logFile: started.logFile, sandbox: sandboxName, isolation: prepared.isolation, cwd },
         } satisfies ToolResultContent;
       }
 
@@ -145,12 +141,14 @@ export function createShellTool(options: ShellToolOptions = {}): ToolDefinition<
       } finally {
         await launch.cleanup();
       }
+      const watchNotes = await watch.finish(launch);
       if (result.cancelled) throw abortError(context.signal);
 
       const { output } = result;
       const lines = [output.text.length > 0 ? output.text.replace(/\n$/, '') : '(no output)', '', describeExit(result, timeoutMs)];
       if (output.truncated) lines.push(`Output was ${output.totalBytes} bytes; only the start and the end are shown. Full output: ${output.spillFile ?? '(could not be saved)'}`);
       if (sandboxNote) lines.push(sandboxNote);
+      lines.push(...watchNotes);
       const structuredContent = {
         exitCode: result.exitCode,
         signal: result.signal,
@@ -161,6 +159,7 @@ export function createShellTool(options: ShellToolOptions = {}): ToolDefinition<
         outputFile: output.spillFile ?? null,
         output: output.text,
         sandbox: sandboxName,
+        isolation: prepared.isolation,
         cwd,
       };
       return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent, truncated: output.truncated, isError: result.timedOut } satisfies ToolResultContent;

@@ -1,8 +1,7 @@
 import type { Stats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
 import { ToolError } from '@cairn/core';
-import { assertRegularFile, isMissing } from './file-kind.js';
-import { openRegularFile } from './open-regular-file.js';
+import { checkOverwriteTarget, openEntryForReading } from '@cairn/core/node';
+import type { WorkspaceTarget } from './workspace-target.js';
 
 /** Files above this size are not loaded for editing or for a before-image. */
 export const maxEditableBytes = 64 * 1024 * 1024;
@@ -13,23 +12,22 @@ export interface CurrentFile {
   stats: Stats | null;
 }
 
-/** Load a file that is about to change (its before-image); a missing file is `{ bytes: null }`. */
-export async function loadCurrentFile(absolutePath: string, displayPath: string): Promise<CurrentFile> {
-  let stats: Stats;
+/**
+ * Load a file that is about to change (its before-image) through the target's open folder; a
+ * missing file is `{ bytes: null }`. Targets no write may replace (a folder, a hard link, a
+ * read-only file) are refused before anything is read.
+ */
+export async function loadCurrentFile(root: string, target: WorkspaceTarget): Promise<CurrentFile> {
+  const { entry, displayPath } = target;
+  if (entry.parentExists && entry.name !== '') await checkOverwriteTarget(entry.folder.child(entry.name), displayPath);
+  const opened = await openEntryForReading(root, entry, displayPath);
+  if (!opened) return { bytes: null, stats: null };
   try {
-    stats = await lstat(absolutePath);
-  } catch (error) {
-    if (isMissing(error)) return { bytes: null, stats: null };
-    throw error;
-  }
-  assertRegularFile(stats, displayPath, 'changing');
-  if (stats.size > maxEditableBytes) {
-    throw new ToolError(`${displayPath} is ${stats.size} bytes, above the ${maxEditableBytes}-byte limit for changes by this tool.`);
-  }
-  const handle = await openRegularFile(absolutePath, displayPath);
-  try {
-    return { bytes: await handle.readFile(), stats: await handle.stat() };
+    if (opened.stats.size > maxEditableBytes) {
+      throw new ToolError(`${displayPath} is ${opened.stats.size} bytes, above the ${maxEditableBytes}-byte limit for changes by this tool.`);
+    }
+    return { bytes: await opened.handle.readFile(), stats: opened.stats };
   } finally {
-    await handle.close();
+    await opened.handle.close();
   }
 }

@@ -1,5 +1,6 @@
 import type { Stats } from 'node:fs';
 import { ToolError } from '@cairn/core';
+import { describeFileKind } from '@cairn/core/node';
 
 /**
  * Refuse anything that is not a regular file before opening it: opening a FIFO blocks forever and
@@ -8,17 +9,7 @@ import { ToolError } from '@cairn/core';
 export function assertRegularFile(stats: Stats, displayPath: string, action: string): void {
   if (stats.isFile()) return;
   if (stats.isDirectory()) throw new ToolError(`${displayPath} is a directory, not a file. Use list_dir to see what it contains.`);
-  throw new ToolError(`${displayPath} is a ${describeKind(stats)}, not a regular file; ${action} it is refused.`);
-}
-
-export function describeKind(stats: Stats): string {
-  if (stats.isFIFO()) return 'named pipe (FIFO)';
-  if (stats.isSocket()) return 'socket';
-  if (stats.isCharacterDevice()) return 'character device';
-  if (stats.isBlockDevice()) return 'block device';
-  if (stats.isSymbolicLink()) return 'symbolic link';
-  if (stats.isDirectory()) return 'directory';
-  return 'regular file';
+  throw new ToolError(`${displayPath} is a ${describeFileKind(stats)}, not a regular file; ${action} it is refused.`);
 }
 
 export function isMissing(error: unknown): boolean {

@@ -1,5 +1,5 @@
+import type { FileHandle } from 'node:fs/promises';
 import { throwIfAborted } from './abort.js';
-import { openRegularFile } from './open-regular-file.js';
 import { detectBom } from './text-codec.js';
 
 export interface LinePageOptions {
@@ -32,11 +32,11 @@ export function formatLine(lineNumber: number, text: string): string {
 }
 
 /**
- * Stream a text file up to the requested page: memory stays bounded by the page (plus one chunk),
- * whatever the file size, and invalid bytes decode to U+FFFD instead of failing.
+ * Stream an open text file (positional reads from its start) up to the requested page: memory
+ * stays bounded by the page (plus one chunk), whatever the file size, and invalid bytes decode to
+ * U+FFFD instead of failing.
  */
-export async function readLinePage(path: string, displayPath: string, options: LinePageOptions): Promise<LinePage> {
-  const handle = await openRegularFile(path, displayPath);
+export async function readLinePage(handle: FileHandle, options: LinePageOptions): Promise<LinePage> {
   const lines: string[] = [];
   let lineNumber = 0;
   let current = '';
@@ -74,45 +74,41 @@ export async function readLinePage(path: string, displayPath: string, options: L
     lines.push(formatted);
   };
 
-  try {
-    const buffer = Buffer.alloc(chunkBytes);
-    let position = 0;
-    let decoder: TextDecoder | undefined;
+  const buffer = Buffer.alloc(chunkBytes);
+  let position = 0;
+  let decoder: TextDecoder | undefined;
+  while (!stop) {
+    throwIfAborted(options.signal);
+    const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
+    if (!decoder) decoder = new TextDecoder(detectBom(buffer.subarray(0, bytesRead)).encoding, { fatal: false });
+    const text = bytesRead === 0 ? decoder.decode() : decoder.decode(buffer.subarray(0, bytesRead), { stream: true });
+    position += bytesRead;
+    let start = 0;
     while (!stop) {
-      throwIfAborted(options.signal);
-      const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
-      if (!decoder) decoder = new TextDecoder(detectBom(buffer.subarray(0, bytesRead)).encoding, { fatal: false });
-      const text = bytesRead === 0 ? decoder.decode() : decoder.decode(buffer.subarray(0, bytesRead), { stream: true });
-      position += bytesRead;
-      let start = 0;
-      while (!stop) {
-        const newline = text.indexOf('\n', start);
-        const piece = newline === -1 ? text.slice(start) : text.slice(start, newline);
-        if (piece.length > 0 && lineNumber >= lastWanted) {
-          // A character after the last wanted line: the file goes on.
-          moreRemain = true;
-          stop = true;
-          break;
-        }
-        // Keep at most one character past the cap (plus a CR) so a 100 MB line costs nothing.
-        if (current.length <= options.maxLineChars + 1) current += piece.slice(0, options.maxLineChars + 2 - current.length);
-        currentLength += piece.length;
-        if (piece.length > 0) endsWithCarriageReturn = piece.endsWith('\r');
-        if (newline === -1) break;
-        finishLine();
-        current = '';
-        currentLength = 0;
-        endsWithCarriageReturn = false;
-        start = newline + 1;
-      }
-      if (bytesRead === 0) {
-        reachedEnd = true;
-        if (!stop && currentLength > 0) finishLine();
+      const newline = text.indexOf('\n', start);
+      const piece = newline === -1 ? text.slice(start) : text.slice(start, newline);
+      if (piece.length > 0 && lineNumber >= lastWanted) {
+        // A character after the last wanted line: the file goes on.
+        moreRemain = true;
+        stop = true;
         break;
       }
+      // Keep at most one character past the cap (plus a CR) so a 100 MB line costs nothing.
+      if (current.length <= options.maxLineChars + 1) current += piece.slice(0, options.maxLineChars + 2 - current.length);
+      currentLength += piece.length;
+      if (piece.length > 0) endsWithCarriageReturn = piece.endsWith('\r');
+      if (newline === -1) break;
+      finishLine();
+      current = '';
+      currentLength = 0;
+      endsWithCarriageReturn = false;
+      start = newline + 1;
     }
-  } finally {
-    await handle.close();
+    if (bytesRead === 0) {
+      reachedEnd = true;
+      if (!stop && currentLength > 0) finishLine();
+      break;
+    }
   }
   const firstLine = lines.length > 0 ? options.offset : lineNumber + 1;
   return {

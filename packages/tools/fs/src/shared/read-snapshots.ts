@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { ToolError, type ToolExecutionContext } from '@cairn/core';
+import { throwIfAborted } from './abort.js';
 
 /** Run-state key holding what the agent last saw of each file (absolute path -> snapshot). */
 export const readSnapshotsStateKey = 'fs.readSnapshots';
@@ -22,9 +23,17 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-export async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
+/** Hash an open file from its start with positional reads (the handle's own position is left alone). */
+export async function hashHandle(handle: FileHandle, signal?: AbortSignal): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { signal })) hash.update(chunk as Buffer);
+  const buffer = Buffer.alloc(1024 * 1024);
+  for (let position = 0; ; ) {
+    throwIfAborted(signal);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) break;
+    hash.update(buffer.subarray(0, bytesRead));
+    position += bytesRead;
+  }
   return hash.digest('hex');
 }
 
@@ -40,8 +49,8 @@ export function setReadSnapshot(context: ToolExecutionContext, absolutePath: str
   context.state.set(readSnapshotsStateKey, next);
 }
 
-export async function snapshotFromFile(path: string, stats: Stats, signal?: AbortSignal): Promise<ReadSnapshot> {
-  const sha256 = stats.size <= maxHashedBytes ? await hashFile(path, signal) : null;
+export async function snapshotFromHandle(handle: FileHandle, stats: Stats, signal?: AbortSignal): Promise<ReadSnapshot> {
+  const sha256 = stats.size <= maxHashedBytes ? await hashHandle(handle, signal) : null;
   return { mtimeMs: stats.mtimeMs, size: stats.size, sha256 };
 }
 
@@ -54,12 +63,12 @@ export function snapshotFromBytes(bytes: Uint8Array, stats: Stats): ReadSnapshot
  * content hash decides (a `touch` alone is not a change); without a hash, mtime and size decide.
  * Files never read in this run are not checked.
  */
-export async function assertUnchangedSinceRead(
+export function assertUnchangedSinceRead(
   context: ToolExecutionContext,
   absolutePath: string,
   displayPath: string,
   current: { bytes: Uint8Array | null; stats: Stats | null },
-): Promise<void> {
+): void {
   const snapshot = getReadSnapshot(context, absolutePath);
   if (!snapshot) return;
   const refuse = () => {
@@ -70,19 +79,15 @@ export async function assertUnchangedSinceRead(
   };
   if (!current.stats) refuse();
   const stats = current.stats as Stats;
+  // The before-image is loaded whenever the file exists (loadCurrentFile), so the hash decides.
   if (snapshot.sha256 !== null && current.bytes) {
     if (sha256Hex(current.bytes) !== snapshot.sha256) refuse();
-    return;
-  }
-  if (snapshot.sha256 !== null && stats.size <= maxHashedBytes) {
-    if ((await hashFile(absolutePath, context.signal)) !== snapshot.sha256) refuse();
     return;
   }
   if (stats.mtimeMs !== snapshot.mtimeMs || stats.size !== snapshot.size) refuse();
 }
 
-/** Record the file as the agent now knows it, after it wrote it. */
-export async function refreshSnapshotAfterWrite(context: ToolExecutionContext, absolutePath: string, bytes: Uint8Array): Promise<void> {
-  const stats = await stat(absolutePath);
+/** Record the file as the agent now knows it, after it wrote it (`stats` of the file it wrote). */
+export function refreshSnapshotAfterWrite(context: ToolExecutionContext, absolutePath: string, bytes: Uint8Array, stats: Stats): void {
   setReadSnapshot(context, absolutePath, snapshotFromBytes(bytes, stats));
 }

@@ -1,14 +1,8 @@
+import { isUtf8 } from 'node:buffer';
 import { ToolError } from '@cairn/core';
 
 /** How a text file's bytes are laid out, so an edit can write them back the same way. */
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be';
-
-export interface DecodedText {
-  text: string;
-  encoding: TextEncodingName;
-  /** True when the file started with a byte order mark (written back on save). */
-  bom: boolean;
-}
 
 /** Bytes sniffed for NUL characters: enough to catch binaries without reading a whole file. */
 export const binarySniffBytes = 8192;
@@ -29,22 +23,55 @@ export function looksBinary(head: Uint8Array): boolean {
   return false;
 }
 
+/** A file about to be edited: its bytes as read, how they are laid out, and its text on demand. */
+export interface EditableText {
+  bytes: Buffer;
+  encoding: TextEncodingName;
+  /** True when the file started with a byte order mark (written back on save). */
+  bom: boolean;
+  /** Where the text starts in `bytes` (after the byte order mark). */
+  bodyStart: number;
+  /** The decoded text; decoded on first use, so a byte-level edit of a huge file never builds it. */
+  readonly text: string;
+}
+
+function notDecodable(displayPath: string, encoding: TextEncodingName): ToolError {
+  return new ToolError(
+    `${displayPath} is not valid ${encoding.toUpperCase()} text; editing it would corrupt the bytes that cannot be decoded. ` +
+      'Use write to replace the whole file if that is intended.',
+  );
+}
+
 /**
- * Decode a whole file for editing. Unlike reading (lossy), editing refuses invalid UTF-8: writing a
- * lossily decoded text back would silently replace bytes the agent never saw.
+ * Check a whole file for editing. Unlike reading (lossy), editing refuses invalid UTF-8: writing a
+ * lossily decoded text back would silently replace bytes the agent never saw. UTF-8 is validated
+ * without decoding (isUtf8); UTF-16 is decoded at once.
  */
-export function decodeForEdit(bytes: Uint8Array, displayPath: string): DecodedText {
+export function prepareForEdit(bytes: Uint8Array, displayPath: string): EditableText {
   if (looksBinary(bytes)) throw new ToolError(`${displayPath} is a binary file; it cannot be edited as text.`);
   const { encoding, bom, bomLength } = detectBom(bytes);
-  const body = bytes.subarray(bomLength);
-  try {
-    return { text: new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(body), encoding, bom };
-  } catch {
-    throw new ToolError(
-      `${displayPath} is not valid ${encoding.toUpperCase()} text; editing it would corrupt the bytes that cannot be decoded. ` +
-        'Use write to replace the whole file if that is intended.',
-    );
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const body = buffer.subarray(bomLength);
+  let text: string | undefined;
+  if (encoding === 'utf-8') {
+    if (!isUtf8(body)) throw notDecodable(displayPath, encoding);
+  } else {
+    try {
+      text = new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(body);
+    } catch {
+      throw notDecodable(displayPath, encoding);
+    }
   }
+  return {
+    bytes: buffer,
+    encoding,
+    bom,
+    bodyStart: bomLength,
+    get text() {
+      text ??= body.toString('utf8');
+      return text;
+    },
+  };
 }
 
 export function encodeText(text: string, encoding: TextEncodingName, bom: boolean): Uint8Array {

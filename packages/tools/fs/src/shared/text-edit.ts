@@ -1,27 +1,26 @@
 import { ToolError, type ToolExecutionContext } from '@cairn/core';
+import { withFileLock } from '@cairn/core/node';
 import { throwIfAborted } from './abort.js';
-import { atomicWriteFile } from './atomic-write.js';
+import { commitFileChange } from './commit-change.js';
 import { loadCurrentFile } from './current-file.js';
-import { withFileLock } from './file-lock.js';
-import { assertUnchangedSinceRead, refreshSnapshotAfterWrite } from './read-snapshots.js';
-import { decodeForEdit, encodeText, type TextEncodingName } from './text-codec.js';
-import { displayPathOf, resolveWriteTarget } from './workspace-target.js';
+import { assertUnchangedSinceRead } from './read-snapshots.js';
+import { type EditableText, encodeText, prepareForEdit } from './text-codec.js';
+import { withWriteTarget } from './workspace-target.js';
 
 export interface TextEditInput {
   /** null when the file does not exist yet. */
   text: string | null;
+  /** The file as read (null when it does not exist), for edits that work on UTF-8 bytes directly. */
+  file: EditableText | null;
   displayPath: string;
 }
 
-export interface TextEditOutcome {
-  text: string;
-  /** The confirmation the model sees. */
-  message: string;
-}
+/** The new text (encoded like the old file), or the new file's bytes from a byte-level edit. */
+export type TextEditOutcome = { text: string; message: string } | { bytes: Buffer; message: string };
 
 /**
  * The shared life cycle of a text edit: confine and protect the path, load the file, refuse when it
- * changed since the agent read it, decode (keeping encoding and BOM), transform, write atomically,
+ * changed since the agent read it, check the text (keeping encoding and BOM), transform, write atomically,
  * record the change and refresh the read snapshot. `transform` throws ToolError to refuse; the file
  * is then untouched.
  */
@@ -32,25 +31,23 @@ export async function applyTextEdit(
   transform: (input: TextEditInput) => TextEditOutcome,
 ): Promise<string> {
   throwIfAborted(context.signal);
-  const resolved = await resolveWriteTarget(context, inputPath, toolId);
-  const displayPath = displayPathOf(resolved, inputPath);
-  return withFileLock(resolved.absolute, async () => {
-    const current = await loadCurrentFile(resolved.absolute, displayPath);
-    await assertUnchangedSinceRead(context, resolved.absolute, displayPath, current);
-    let encoding: TextEncodingName = 'utf-8';
-    let bom = false;
-    let text: string | null = null;
-    if (current.bytes) {
-      const decoded = decodeForEdit(current.bytes, displayPath);
-      ({ encoding, bom, text } = decoded);
-    }
-    const outcome = transform({ text, displayPath });
-    if (text !== null && outcome.text === text) throw new ToolError(`The edit would not change ${displayPath}; nothing was written.`);
-    const after = encodeText(outcome.text, encoding, bom);
-    throwIfAborted(context.signal);
-    await atomicWriteFile(resolved.absolute, after, { root: context.cwd, displayPath, signal: context.signal });
-    await context.recordFileChange({ path: resolved.absolute, before: current.bytes, after });
-    await refreshSnapshotAfterWrite(context, resolved.absolute, after);
-    return outcome.message;
-  });
+  return withWriteTarget(context, inputPath, toolId, (target) =>
+    withFileLock(target.resolved.absolute, async () => {
+      const { displayPath } = target;
+      const current = await loadCurrentFile(context.cwd, target);
+      assertUnchangedSinceRead(context, target.resolved.absolute, displayPath, current);
+      const file = current.bytes ? prepareForEdit(current.bytes, displayPath) : null;
+      const outcome = transform({
+        get text() {
+          return file?.text ?? null;
+        },
+        file,
+        displayPath,
+      });
+      const after = 'bytes' in outcome ? outcome.bytes : encodeText(outcome.text, file?.encoding ?? 'utf-8', file?.bom ?? false);
+      if (file?.bytes.equals(after)) throw new ToolError(`The edit would not change ${displayPath}; nothing was written.`);
+      await commitFileChange(context, target, inputPath, current, after);
+      return outcome.message;
+    }),
+  );
 }

@@ -1,7 +1,8 @@
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import type { Dirent, Stats } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { throwIfAborted } from './abort.js';
+import { FolderCache } from './folder-cache.js';
 
 export interface WalkEntry {
   /** Posix path relative to the workspace root. */
@@ -38,6 +39,14 @@ export interface WalkResult {
   truncated: boolean;
   /** True when folders below maxDepth were not entered. */
   depthLimited: boolean;
+  /**
+   * A path naming the entry inside its open folder (valid until `close`): for lstat or readlink of
+   * what the walk saw, never through a path whose folders may have changed since.
+   */
+  pathOf(entry: WalkEntry): Promise<string | undefined>;
+  lstat(entry: WalkEntry): Promise<Stats | undefined>;
+  /** Close the folders the walk kept open. */
+  close(): Promise<void>;
 }
 
 function kindOf(dirent: Dirent): WalkEntry['kind'] {
@@ -50,9 +59,37 @@ function kindOf(dirent: Dirent): WalkEntry['kind'] {
 /**
  * Breadth-first walk that never follows symbolic links (so loops and links out of the workspace
  * cannot be entered), prunes ignored folders before reading them (nested ignore files are loaded as
- * the walk reaches each folder) and stops at the depth and entry caps.
+ * the walk reaches each folder) and stops at the depth and entry caps. Each folder is read through
+ * a handle opened inside its parent's (FolderCache), so a folder swapped for a link meanwhile is
+ * skipped, never listed. The caller closes the result.
  */
 export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
+  const folders = new FolderCache(options.root);
+  try {
+    const { entries, truncated, depthLimited } = await walkFolders(options, folders);
+    const pathOf = async (entry: WalkEntry) => {
+      const slash = entry.relative.lastIndexOf('/');
+      const folder = await folders.get(slash === -1 ? '' : entry.relative.slice(0, slash));
+      return folder?.child(entry.name);
+    };
+    return {
+      entries,
+      truncated,
+      depthLimited,
+      pathOf,
+      lstat: async (entry) => {
+        const path = await pathOf(entry);
+        return path === undefined ? undefined : lstat(path).catch(() => undefined);
+      },
+      close: () => folders.close(),
+    };
+  } catch (error) {
+    await folders.close();
+    throw error;
+  }
+}
+
+async function walkFolders(options: WalkOptions, folders: FolderCache): Promise<Pick<WalkResult, 'entries' | 'truncated' | 'depthLimited'>> {
   const entries: WalkEntry[] = [];
   let visited = 0;
   let truncated = false;
@@ -63,12 +100,9 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
     for (const folder of queue) {
       throwIfAborted(options.signal);
       await options.rules.loadDirectory(folder.relative);
-      let dirents: Dirent[];
-      try {
-        dirents = await readdir(join(options.root, folder.relative), { withFileTypes: true });
-      } catch {
-        continue; // unreadable or vanished folder: skip it
-      }
+      const handle = await folders.get(folder.relative);
+      // Unreadable, vanished, or swapped for a link since it was listed: skip it.
+      const dirents: Dirent[] = handle ? await readdir(handle.path, { withFileTypes: true }).catch(() => []) : [];
       dirents.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
       for (const dirent of dirents) {
         if (++visited > options.maxVisited) {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { isGroupAlive, killProcessGroup, killProcessGroupNow } from './kill-group.js';
+import { forgetTag, rememberTag, tagLaunch } from './namespace-tag.js';
 import { shellLogDirectory } from './log-directory.js';
 
 export interface BackgroundProcess {
@@ -54,11 +55,13 @@ export function startBackgroundProcess(options: StartBackgroundOptions): Promise
   const logFile = join(shellLogDirectory(), `${backgroundId}.log`);
   const descriptor = openSync(logFile, 'a', 0o600);
   return new Promise((resolve, reject) => {
-    const child = spawn(options.file, options.args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', descriptor, descriptor] });
+    const launch = tagLaunch(options.file, options.args);
+    const child = spawn(options.file, launch.args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', descriptor, descriptor] });
     closeSync(descriptor);
     child.once('error', reject);
     child.once('spawn', () => {
       const pgid = child.pid as number;
+      rememberTag(pgid, launch.tag);
       let finish: () => void = () => {};
       const entry: BackgroundProcess = {
         backgroundId,
@@ -72,7 +75,10 @@ export function startBackgroundProcess(options: StartBackgroundOptions): Promise
         }),
       };
       running.set(backgroundId, entry);
-      const onAbort = () => void killProcessGroup(pgid, options.killGraceMs);
+      let killing: Promise<void> | undefined;
+      const onAbort = () => {
+        killing ??= killProcessGroup(pgid, options.killGraceMs);
+      };
       if (options.signal.aborted) onAbort();
       else options.signal.addEventListener('abort', onAbort, { once: true });
       child.once('exit', async (code, signal) => {
@@ -82,6 +88,8 @@ export function startBackgroundProcess(options: StartBackgroundOptions): Promise
         // still in the group. Keep the entry until the whole group is gone (or killed on abort).
         while (isGroupAlive(pgid)) await new Promise((resolveWait) => setTimeout(resolveWait, 200).unref());
         options.signal.removeEventListener('abort', onAbort);
+        await killing;
+        forgetTag(pgid);
         running.delete(backgroundId);
         try {
           await options.onDone?.();

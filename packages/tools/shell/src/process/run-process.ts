@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { killProcessGroup, killProcessGroupNow } from './kill-group.js';
+import { forgetTag, rememberTag, tagLaunch } from './namespace-tag.js';
 import { type CapturedOutput, OutputCapture } from './output-capture.js';
 
 export interface RunProcessOptions {
@@ -45,8 +46,10 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     let killing: Promise<void> | undefined;
     let forceClose: NodeJS.Timeout | undefined;
 
-    const child = spawn(options.file, options.args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const launch = tagLaunch(options.file, options.args);
+    const child = spawn(options.file, launch.args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const pgid = child.pid;
+    if (pgid !== undefined) rememberTag(pgid, launch.tag);
     trackForegroundGroup(pgid);
 
     const killGroup = () => {
@@ -104,6 +107,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
       await killing;
+      if (pgid !== undefined) forgetTag(pgid);
       if (forceClose) clearTimeout(forceClose);
       const output = await capture.finish();
       resolve({

@@ -131,12 +131,15 @@ describe('workspace-write sandbox', () => {
     expect(result.text).not.toContain('host-visible');
   });
 
-  it('secrets are absent from the sandboxed environment', async () => {
+  it('secrets are absent from the sandboxed environment; a variable named in env.pass comes through', async () => {
     const root = await temporaryWorkspace();
-    const { context } = toolContext(root, { sandbox: workspaceWrite, env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-secret', HARMLESS: 'seen' } });
+    const env = { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-secret', HARMLESS: 'seen', UNLISTED: 'dropped' };
+    const { context } = toolContext(root, { sandbox: workspaceWrite, env, settings: { env: { pass: ['HARMLESS'] } } });
     const output = textOf(await tool.execute({ command: 'env' }, context));
     expect(output).toContain('HARMLESS=seen');
     expect(output).not.toContain('sk-ant-secret');
+    // The environment is an allow-list: a variable nobody named does not reach the command.
+    expect(output).not.toContain('UNLISTED');
   });
 
   it('an allow-list lets only the listed hosts through the host proxy; everything else stays off', async () => {

@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
 import { access, constants, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
 import { ConfigurationError } from '@cairn/core';
+import { findExecutable } from '../process/find-executable.js';
 import { shellLogDirectory } from '../process/log-directory.js';
+import { denyMaskArgs } from './deny-masks.js';
 import { bridgeScript, sandboxProxyPort, startAllowListProxy } from './network-proxy.js';
-import { protectedMounts } from './protected-mounts.js';
-import type { SandboxBackend, SandboxedCommand, SandboxWrapOptions } from './sandbox-backend.js';
+import type { SandboxBackend, SandboxCleanupReport, SandboxedCommand, SandboxWrapOptions } from './sandbox-backend.js';
+import { workspaceWriteMounts } from './workspace-write-mounts.js';
 
 // Starts the in-sandbox bridge, waits until it listens (5 s at most), then runs the command as `$1`.
 const bridgeWrapper = [
@@ -17,19 +18,6 @@ const bridgeWrapper = [
 ].join('\n');
 
 export const bubblewrapInstallHint = 'install bubblewrap: apt-get install bubblewrap (Debian/Ubuntu) or dnf install bubblewrap (Fedora)';
-
-async function findExecutable(name: string, searchPath: string | undefined): Promise<string | undefined> {
-  const candidates = [...(searchPath ?? '').split(delimiter).filter(Boolean).map((directory) => join(directory, name)), `/usr/bin/${name}`, `/bin/${name}`];
-  for (const candidate of candidates) {
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // next
-    }
-  }
-  return undefined;
-}
 
 async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -93,19 +81,23 @@ export function createBubblewrapBackend(options: BubblewrapOptions = {}): Sandbo
       if (allow.length > 0) readOnlyPaths.add(shellLogDirectory());
       for (const path of readOnlyPaths) if (await isDirectory(path)) args.push('--ro-bind', path, path);
       let release = async () => {};
+      let report: SandboxCleanupReport | undefined;
       if (wrapOptions.profile === 'workspace-write') {
-        args.push('--bind', wrapOptions.workspaceRoot, wrapOptions.workspaceRoot);
-        const mounts = await protectedMounts(wrapOptions.workspaceRoot);
-        args.push(...mounts.args);
-        release = mounts.release;
+        const workspace = await workspaceWriteMounts(wrapOptions);
+        args.push(...workspace.args);
+        release = async () => {
+          report = await workspace.cleanup();
+        };
       } else {
         args.push('--ro-bind', wrapOptions.workspaceRoot, wrapOptions.workspaceRoot);
       }
+      // Last, so no later bind uncovers them.
+      args.push(...(await denyMaskArgs(wrapOptions.maskedPaths ?? [])));
       args.push('--chdir', wrapOptions.cwd, '--');
       const env: Record<string, string> = { ...wrapOptions.env, TMPDIR: '/tmp' };
       if (allow.length === 0) {
         args.push(wrapOptions.shell, '-c', command);
-        return { file: executable, args, env, cleanup: release };
+        return { file: executable, args, env, cleanup: release, cleanupReport: () => report };
       }
       // Allow-listed hosts: still no network namespace peers; a host-side proxy decides per host.
       const releaseMounts = release;
@@ -129,6 +121,7 @@ export function createBubblewrapBackend(options: BubblewrapOptions = {}): Sandbo
           await proxy.close();
           await releaseMounts();
         },
+        cleanupReport: () => report,
       };
     },
   };

@@ -1,118 +1,122 @@
-import { lstat, readFile, rmdir, stat, unlink } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
-
-/**
- * Paths inside the workspace that stay read-only in the `workspace-write` sandbox: what git, the
- * agent or the editor would later run (hooks, git config, agent and editor configuration, direnv).
- * Existing ones are re-bound read-only. Missing ones are covered by an empty read-only mount, so a
- * command cannot create them either; bubblewrap has to create the mount point on the host, and
- * `release` removes it again (only if still empty) once no sandboxed command needs it.
- */
-interface ProtectedEntry {
-  path: string;
-  kind: 'dir' | 'file';
-  /** Guard the path when it does not exist yet. */
-  guardWhenMissing: boolean;
-}
-
-const rootStartupFiles = ['.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.envrc', '.gitmodules', '.gitconfig'];
-
-async function pathKind(path: string): Promise<'dir' | 'file' | 'missing'> {
-  try {
-    const info = await lstat(path);
-    return info.isDirectory() ? 'dir' : 'file';
-  } catch {
-    return 'missing';
-  }
-}
-
-async function protectedEntries(root: string): Promise<ProtectedEntry[]> {
-  const entries: ProtectedEntry[] = [];
-  const git = join(root, '.git');
-  const gitKind = await pathKind(git);
-  if (gitKind === 'dir') {
-    entries.push({ path: join(git, 'hooks'), kind: 'dir', guardWhenMissing: true }, { path: join(git, 'config'), kind: 'file', guardWhenMissing: true });
-    entries.push({ path: join(git, 'info'), kind: 'dir', guardWhenMissing: false });
-    // `core.hooksPath = .husky` moves the hooks into the work tree: protect that folder too.
-    const hooksPath = /^\s*hookspath\s*=\s*(.+?)\s*$/im.exec(await readFile(join(git, 'config'), 'utf8').catch(() => ''))?.[1]?.replace(/^"|"$/g, '');
-    if (hooksPath) {
-      const absolute = resolve(root, hooksPath);
-      const rel = relative(root, absolute);
-      if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) entries.push({ path: absolute, kind: 'dir', guardWhenMissing: true });
-    }
-  } else {
-    // A `.git` file (worktree) could be pointed at another git dir; a missing one could be `git init`-ed with hooks.
-    entries.push({ path: git, kind: gitKind === 'file' ? 'file' : 'dir', guardWhenMissing: true });
-  }
-  entries.push({ path: join(root, '.cairn'), kind: 'dir', guardWhenMissing: true }, { path: join(root, '.cursor'), kind: 'dir', guardWhenMissing: true });
-  if ((await pathKind(join(root, '.vscode'))) === 'dir') {
-    for (const name of ['settings.json', 'tasks.json', 'launch.json']) entries.push({ path: join(root, '.vscode', name), kind: 'file', guardWhenMissing: true });
-  } else entries.push({ path: join(root, '.vscode'), kind: 'dir', guardWhenMissing: true });
-  for (const name of rootStartupFiles) entries.push({ path: join(root, name), kind: 'file', guardWhenMissing: name === '.envrc' });
-  return entries;
-}
-
-// Mount points we created on the host, shared by concurrent sandboxed commands.
-const guards = new Map<string, { kind: 'dir' | 'file'; users: number }>();
+import { ToolError } from '@cairn/core';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { acquireGuard, isLiveGuard, releaseGuards, underGuardLock } from './placeholder-guards.js';
+import type { ProtectedEntry } from './protected-entries.js';
+import { pathState } from './path-state.js';
 
 export interface ProtectedMounts {
   args: string[];
   release(): Promise<void>;
 }
 
-// Acquiring and releasing guards run one at a time: a release that removes a mount point while a
-// concurrent acquire inspects it would leave that command binding onto a path that just vanished.
-let guardLock: Promise<unknown> = Promise.resolve();
-function underGuardLock<T>(work: () => Promise<T>): Promise<T> {
-  const next = guardLock.then(work);
-  guardLock = next.catch(() => undefined);
-  return next;
+interface PlannedMount {
+  path: string;
+  how: 'immovable' | 'read-only' | 'placeholder';
+  kind: 'dir' | 'file';
+  placeholderContent?: string;
 }
 
-export function protectedMounts(root: string): Promise<ProtectedMounts> {
-  return underGuardLock(() => acquireProtectedMounts(root));
+function segmentsBelow(area: string, path: string): string[] | undefined {
+  const rel = relative(area, path);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  return rel.split(sep);
 }
 
-async function acquireProtectedMounts(root: string): Promise<ProtectedMounts> {
-  const args: string[] = [];
-  const acquired: string[] = [];
-  for (const entry of await protectedEntries(root)) {
-    const guard = guards.get(entry.path);
-    const kind = guard ? 'missing' : await pathKind(entry.path);
-    if (kind !== 'missing') {
-      args.push('--ro-bind', entry.path, entry.path);
-      continue;
+function symlinkRefusal(path: string, area: string): ToolError {
+  const shown = relative(area, path) || path;
+  return new ToolError(
+    `The workspace-write sandbox cannot protect ${shown}: it is a symbolic link, and a command could replace the link with a folder of its own. ` +
+      'Ask the user to replace the link with what it points to (for hooks: git config core.hooksPath <folder>), or run the command without the sandbox.',
+  );
+}
+
+/**
+ * How to keep one entry: walk its path down from the writable area. Every folder on the way
+ * becomes immovable (a mount point cannot be renamed: EBUSY), so no parent can be renamed away
+ * with the entry's mounts and replaced. A symbolic link on the way is refused. When the path
+ * stops existing at some folder, that first missing name is guarded (a placeholder), because
+ * bubblewrap would otherwise create the folders between as plain, renamable ones.
+ */
+async function planEntry(entry: ProtectedEntry, area: string, planned: PlannedMount[]): Promise<void> {
+  const segments = segmentsBelow(area, entry.path);
+  if (!segments) return;
+  let current = area;
+  const ancestors: string[] = [];
+  for (const [index, segment] of segments.entries()) {
+    current = join(current, segment);
+    const isEntry = index === segments.length - 1;
+    const state = isLiveGuard(current) ? 'missing' : await pathState(current);
+    if (state === 'link') throw symlinkRefusal(current, area);
+    if (state === 'other') return;
+    if (state === 'missing') {
+      if (entry.whenMissing === 'ignore') return;
+      const placeholder: PlannedMount = { path: current, how: 'placeholder', kind: isEntry ? entry.kind : 'dir' };
+      if (isEntry && entry.placeholderContent !== undefined) placeholder.placeholderContent = entry.placeholderContent;
+      planned.push(placeholder, ...ancestors.map((path): PlannedMount => ({ path, how: 'immovable', kind: 'dir' })));
+      return;
     }
-    if (!entry.guardWhenMissing) continue;
-    if (guard) guard.users++;
-    else guards.set(entry.path, { kind: entry.kind, users: 1 });
-    acquired.push(entry.path);
-    if (entry.kind === 'dir') args.push('--tmpfs', entry.path, '--remount-ro', entry.path);
-    else args.push('--ro-bind', '/dev/null', entry.path);
+    if (!isEntry) {
+      if (state !== 'dir') return;
+      ancestors.push(current);
+    } else {
+      if ((state === 'dir') !== (entry.kind === 'dir') && entry.access === 'immovable') return;
+      planned.push({ path: current, how: entry.access === 'immovable' && state === 'dir' ? 'immovable' : 'read-only', kind: state === 'dir' ? 'dir' : 'file' });
+      planned.push(...ancestors.map((path): PlannedMount => ({ path, how: 'immovable', kind: 'dir' })));
+    }
   }
-  let released = false;
-  return {
-    args,
-    release() {
-      if (released) return Promise.resolve();
-      released = true;
-      return underGuardLock(() => releaseGuards(acquired));
-    },
-  };
 }
 
-async function releaseGuards(acquired: string[]): Promise<void> {
-  for (const path of acquired) {
-    const guard = guards.get(path);
-    if (!guard) continue;
-    guard.users--;
-    if (guard.users > 0) continue;
-    guards.delete(path);
+/** One mount per path (read-only and placeholders win over immovable), none inside a read-only one, parents first. */
+function mergePlan(planned: PlannedMount[]): PlannedMount[] {
+  const byPath = new Map<string, PlannedMount>();
+  for (const mount of planned) {
+    const known = byPath.get(mount.path);
+    if (!known || known.how === 'immovable') byPath.set(mount.path, mount);
+  }
+  const sealed = [...byPath.values()].filter((mount) => mount.how !== 'immovable').map((mount) => mount.path);
+  const merged = [...byPath.values()].filter((mount) => !sealed.some((outer) => outer !== mount.path && segmentsBelow(outer, mount.path)));
+  const depth = (path: string) => path.split(sep).length;
+  // Immovable folders first: a read-only mount must never be followed by a writable one inside it.
+  return merged.sort((a, b) => Number(a.how !== 'immovable') - Number(b.how !== 'immovable') || depth(a.path) - depth(b.path) || a.path.localeCompare(b.path));
+}
+
+/**
+ * The bubblewrap arguments that keep `entries` (protected-entries.ts) inside the writable `areas`,
+ * after those areas are bound writable. Placeholders for missing paths are created on the host
+ * (bubblewrap needs a mount point) and removed by `release` once no sandboxed command uses them.
+ */
+export function protectedMounts(areas: string[], entries: ProtectedEntry[]): Promise<ProtectedMounts> {
+  return underGuardLock(async () => {
+    const planned: PlannedMount[] = [];
+    for (const entry of entries) {
+      const area = areas.find((candidate) => segmentsBelow(candidate, entry.path));
+      if (area) await planEntry(entry, area, planned);
+    }
+    const args: string[] = [];
+    const acquired: string[] = [];
     try {
-      if (guard.kind === 'dir') await rmdir(path);
-      else if ((await stat(path)).size === 0) await unlink(path);
-    } catch {
-      // Not empty or already gone: something else owns it now; leave it.
+      for (const mount of mergePlan(planned)) {
+        if (mount.how === 'immovable') args.push('--bind', mount.path, mount.path);
+        else if (mount.how === 'read-only') args.push('--ro-bind', mount.path, mount.path);
+        else {
+          const guarded = await acquireGuard(mount.path, mount.kind, mount.placeholderContent ?? '');
+          if (guarded === 'link') throw symlinkRefusal(mount.path, areas[0] ?? mount.path);
+          if (guarded === 'acquired') acquired.push(mount.path);
+          args.push('--ro-bind', mount.path, mount.path);
+        }
+      }
+    } catch (error) {
+      await releaseGuards(acquired);
+      throw error;
     }
-  }
+    let released = false;
+    return {
+      args,
+      release() {
+        if (released) return Promise.resolve();
+        released = true;
+        return underGuardLock(() => releaseGuards(acquired));
+      },
+    };
+  });
 }

@@ -136,6 +136,8 @@ export interface ToolCall {
   result?: string;
   isError?: boolean;
   truncated?: { args?: boolean; result?: boolean };
+  /** The tool's machine-readable result (a custom tool's object result or envelope `structuredContent`). */
+  structuredContent?: unknown;
 }
 
 export interface UserMessage {
@@ -300,6 +302,23 @@ export interface RetryUpdate {
   reason: string;
 }
 
+/**
+ * Cairn: a tool call changed a file that makes other programs run code (package.json scripts,
+ * `.npmrc`, CI workflows, Makefiles, ...), or a sandboxed command created a git repository that was
+ * then quarantined. UIs should show it; the change itself is already done (or undone).
+ */
+export interface SensitiveFileChangedUpdate {
+  type: 'sensitive-file-changed';
+  callId: string;
+  /** Relative to the workspace root, `/`-separated. */
+  path: string;
+  change: 'created' | 'modified' | 'deleted' | 'quarantined';
+  /** Why the file matters, for the user. */
+  reason: string;
+  /** `file-tool`: the agent's file tools wrote it; `shell`: a command did (found by comparing before and after). */
+  source: 'file-tool' | 'shell';
+}
+
 /** Fine-grained updates for `onDelta` and UIs: the reference SDK's set plus Cairn's own. */
 export type InteractionUpdate =
   | TextDeltaUpdate
@@ -321,7 +340,8 @@ export type InteractionUpdate =
   | ModeChangedUpdate
   | TodosUpdatedUpdate
   | PlanCreatedUpdate
-  | RetryUpdate;
+  | RetryUpdate
+  | SensitiveFileChangedUpdate;
 
 export type InteractionUpdateType = InteractionUpdate['type'];
 

@@ -70,6 +70,19 @@ export interface ToolExecutionContext {
   sandbox: SandboxRequirement;
   /** Permission-engine check for paths a tool discovers itself (grep/glob results, deny rules). */
   isPathDenied(absolutePath: string, toolId: string): boolean;
+  /**
+   * The existing files and folders the read deny rules hide (globs expanded, `~` resolved, hard
+   * links included; `complete: false` when the search hit its limit), for tools that must enforce
+   * the rules below the file level: the shell makes them unreadable in the commands it runs.
+   */
+  readDeniedFiles?(): Promise<{ paths: string[]; complete: boolean }>;
+  /**
+   * For tools that run a program from the workspace (read_lints runs the workspace's tsc): may the
+   * shell run `command` in this call? The answer the shell tool would get (allow/deny lists, the
+   * mode's shell policy, permission rules, `ask` through canUseTool; headless: deny). Run only on
+   * `allow`, and only as `sandbox` says. A host that does not provide it gets no program run.
+   */
+  checkShellCommand?(command: string): Promise<{ decision: 'allow' | 'deny'; reason: string }>;
   /** Settings contributed by the agent's options for tools (`toolSettings[toolId]`). */
   settings: Record<string, unknown>;
   /** The environment the agent was created with (secrets are stripped by the shell tool). */
