@@ -2,6 +2,21 @@ import type { InteractionUpdate } from '../spec/events/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import { approveStoredPlan, findTransition, type StoredPlanShape, approvedModeStateKey } from './mode-switch.js';
 
+export interface ModeAtSendInput {
+  approvePlan: boolean | undefined;
+  requestedMode: string | undefined;
+  conversationMode: string;
+  runMode: string;
+  state: Record<string, unknown>;
+  resolveMode(id: string): ModeDefinition | undefined;
+}
+
+/** The run's mode and, when a plan was approved, what to stream and tell the model. */
+export interface ModeAtSend {
+  mode: string;
+  approval?: { update: InteractionUpdate; reminder: string };
+}
+
 /**
  * The mode a run starts in: the send's mode, or the agent's stored mode, moved by a plan approval
  * (see planApprovalAtSend). Also records it as the run's rights ceiling (state `approvedMode`): the
@@ -11,14 +26,7 @@ import { approveStoredPlan, findTransition, type StoredPlanShape, approvedModeSt
  * ceiling of the run that moved it (or to an approved mode), so the next run's ceiling is never wider
  * than something the user chose; this holds across runs, resume and restarts.
  */
-export function modeAtSend(input: {
-  approvePlan: boolean | undefined;
-  requestedMode: string | undefined;
-  conversationMode: string;
-  runMode: string;
-  state: Record<string, unknown>;
-  resolveMode(id: string): ModeDefinition | undefined;
-}): { mode: string; approval?: { update: InteractionUpdate; reminder: string } } {
+export function modeAtSend(input: ModeAtSendInput): ModeAtSend {
   const decided = planApprovalAtSend(input);
   input.state[approvedModeStateKey] = decided.mode;
   return decided;
@@ -29,14 +37,7 @@ export function modeAtSend(input: {
  * conversation from plan mode to the mode its approval transition leads to while a plan is
  * proposed. Returns the run's mode and, when approved, what to stream and tell the model.
  */
-export function planApprovalAtSend(input: {
-  approvePlan: boolean | undefined;
-  requestedMode: string | undefined;
-  conversationMode: string;
-  runMode: string;
-  state: Record<string, unknown>;
-  resolveMode(id: string): ModeDefinition | undefined;
-}): { mode: string; approval?: { update: InteractionUpdate; reminder: string } } {
+export function planApprovalAtSend(input: ModeAtSendInput): ModeAtSend {
   if (input.approvePlan === false) return { mode: input.runMode };
   const plan = input.state.plan as StoredPlanShape | undefined;
   const proposed = plan?.status === 'proposed';
