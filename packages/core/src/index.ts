@@ -30,3 +30,4 @@ export { isJsonSchemaInput, toolInputJsonSchema } from './tools/tool-schema.js';
 export * from './permissions/index.js';
 export { maxRetryAfterMs, parseRetryAfterHeaders, type RetryAfterAdvice, type RetryAfterHeaders, retryAfterNote } from './model-call/retry-after.js';
 export type { SettingSource } from './config/setting-sources.js';
+export { imageMediaTypeOfBytes } from './runtime/image-data.js';

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ScriptedTurn } from '@cairn/core/testing';
-import { build } from 'tsup';
 import { describe, expect, it } from 'vitest';
+import { bundleFixture, packageRoot } from './fixtures/bundle-fixture.js';
 import { attackTurn, createFixture, type Fixture, git, hashTree, resultsSeen, runAgent, type SeenResult } from './security-helpers.js';
 
 // Issue 12, class 3: check-then-use races in the file tools. A sandboxed background command swaps
@@ -173,27 +173,9 @@ describe.each(variants)('file tools: a folder swapped for a symlink while the to
 });
 
 /** Bundle the write child from the current sources so plain node can run it (and SIGKILL it). */
-async function buildWriteChild(): Promise<{ script: string; dispose(): Promise<void> }> {
-  const packageRoot = resolve(import.meta.dirname, '..');
+function buildWriteChild(): Promise<{ script: string; dispose(): Promise<void> }> {
   const outDir = join(packageRoot, 'node_modules', '.cache', `cairn-write-child-${process.pid}`);
-  await build({
-    config: false,
-    entry: { 'write-child': join(packageRoot, 'test/fixtures/write-child.ts') },
-    outDir,
-    format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    dts: false,
-    sourcemap: false,
-    silent: true,
-    noExternal: [/^@cairn\//, 'zod'],
-    external: ['vitest'],
-    banner: { js: "import { createRequire as cairnCreateRequire } from 'node:module'; const require = cairnCreateRequire(import.meta.url);" },
-    esbuildOptions(options) {
-      options.conditions = ['cairn-source'];
-    },
-  });
-  return { script: join(outDir, 'write-child.js'), dispose: () => rm(outDir, { recursive: true, force: true }) };
+  return bundleFixture('write-child', { outDir, noExternal: [/^@cairn\//, 'zod'], external: ['vitest'], requireShim: true });
 }
 
 /** Start the child, wait until a temp file of its write exists, then SIGKILL it; returns that file's name. */

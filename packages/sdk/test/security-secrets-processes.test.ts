@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { build } from 'tsup';
+import { bundleFixture, packageRoot } from './fixtures/bundle-fixture.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentProcessConfig } from './fixtures/agent-process.js';
 import { agentEnv, attackTurn, createFixture, type Fixture, resultsSeen, runAgent, type SeenResult, attack, type Call } from './security-helpers.js';
@@ -151,32 +151,17 @@ describe('the environment of commands (class 9)', () => {
 
 // ---- An agent in a process of its own: /proc of the agent, and commands when the agent dies ----
 
-const packageRoot = resolve(import.meta.dirname, '..');
 // The bundle sits where pnpm hoists every dependency, so the packages the sources import resolve.
 const bundleDir = resolve(packageRoot, '../../node_modules/.pnpm/node_modules/.cache', `cairn-agent-process-${process.pid}`);
-const agentScript = join(bundleDir, 'agent-process.js');
+let agentScript = '';
+let disposeBundle: () => Promise<void> = async () => {};
 
 beforeAll(async () => {
-  await build({
-    config: false,
-    entry: { 'agent-process': join(packageRoot, 'test/fixtures/agent-process.ts') },
-    outDir: bundleDir,
-    format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    dts: false,
-    sourcemap: false,
-    silent: true,
-    noExternal: [/^@cairn\//],
-    external: [/^(?!@cairn\/)[^./]/],
-    esbuildOptions(options) {
-      options.conditions = ['cairn-source'];
-    },
-  });
+  const bundle = await bundleFixture('agent-process', { outDir: bundleDir, noExternal: [/^@cairn\//], external: [/^(?!@cairn\/)[^./]/] });
+  agentScript = bundle.script;
+  disposeBundle = bundle.dispose;
 }, 60_000);
-afterAll(async () => {
-  await rm(bundleDir, { recursive: true, force: true });
-});
+afterAll(() => disposeBundle());
 
 interface AgentProcess {
   child: ChildProcess;

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigurationError } from '../spec/errors/index.js';
 
@@ -57,8 +57,7 @@ async function layerFiles(root: string, files: string[], agentFolders: string[],
 
 async function exists(path: string): Promise<boolean> {
   try {
-    await readFile(path);
-    return true;
+    return (await stat(path)).isFile();
   } catch {
     return false;
   }

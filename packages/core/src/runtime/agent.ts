@@ -4,7 +4,6 @@ import type { AgentUsage, InteractionUpdate, RunEvent } from '../spec/events/v1/
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ModelSelection } from '../spec/provider/v1/index.js';
 import type { AgentRecord, AgentStore, RunRecord } from '../spec/store/v1/index.js';
-import type { SandboxRequirement, ToolDefinition } from '../spec/tool/v1/index.js';
 import type { AgentOptions, SendOptions } from './agent-options.js';
 import { type AgentRuntime, newId } from './agent-runtime.js';
 import { ConversationCheckpointer, loadConversation } from './conversation-checkpoint.js';
@@ -16,7 +15,7 @@ import { Run, type RunResult } from './run.js';
 import { RunEventLog } from './run-event-log.js';
 import { executeRun, type RunOutcome } from './run-executor.js';
 import { rewindAgent, type RewindReport } from './rewind.js';
-import { customToolsToDefinitions, toolAvailability } from './tool-set.js';
+import { customToolsToDefinitions, offeredTools } from './tool-set.js';
 import { validateCustomTools } from './custom-tools.js';
 import { normalizeUserMessage } from './user-message-input.js';
 import { buildUserMessage, type UserMessage } from './user-message.js';
@@ -28,6 +27,7 @@ import { assertMode, assertSupportedOptions, checkAgentOptions, freshAgentId } f
 import { closeRun, recoverInterruptedRuns } from './recovery.js';
 import { agentTurnQueue, type AgentTurnQueue } from './agent-turn-queue.js';
 import { runMessage, runStartEvents } from './run-start-events.js';
+import { sandboxRequirement } from './sandbox-requirement.js';
 import { sdkStatusOf } from './status-message.js';
 import { addUsage, emptyUsage } from './token-usage.js';
 import { recordRunFileChange } from './file-changes.js';
@@ -143,6 +143,7 @@ export class CairnAgent {
     const userMessage = normalizeUserMessage(message);
     if (!userMessage.text?.trim() && !userMessage.images?.length) throw new ConfigurationError('send() needs a non-empty message.');
     const runId = newId('run');
+    const runSelection = this.runSelection();
     await this.turns.admit(runId, options.local?.force === true, this.record);
     const now = Date.now();
     const record: RunRecord = {
@@ -152,7 +153,7 @@ export class CairnAgent {
       status: 'running',
       mode: runMode,
       model: this.resolved.id,
-      ...(this.runSelection().params ? { modelParams: this.runSelection().params } : {}),
+      ...(runSelection.params ? { modelParams: runSelection.params } : {}),
       prompt: userMessage.text,
       createdAt: now,
       updatedAt: now,
@@ -233,7 +234,11 @@ export class CairnAgent {
           ? { from: snapshot.mode, source: 'user' as const }
           : undefined;
       const startEvents = runStartEvents({
-        message, model: this.runSelection(), toolNames: this.offeredToolNames(tools, mode), mode: mode.id, cwd: this.record.cwd, userText: userMessage.text,
+        message, model: this.runSelection(), toolNames: offeredTools(tools, {
+          ...(this.options.tools ? { allow: this.options.tools } : {}),
+          ...(this.options.disallowedTools ? { deny: this.options.disallowedTools } : {}),
+          mode, cwd: this.record.cwd, settings: this.options.toolSettings ?? {}, stableToolList: this.options.stableToolList === true,
+        }).map((tool) => tool.name), mode: mode.id, cwd: this.record.cwd, userText: userMessage.text,
         ...(modeChange ? { modeChange } : {}),
         ...(decided.approval ? { approvalUpdate: decided.approval.update } : {}),
         ...(this.options.local?.autoReview ? { notices: [autoReviewFallbackNotice] } : {}),
@@ -263,7 +268,7 @@ export class CairnAgent {
             checkPermission: (tool, input, paths, currentMode) => permissions.check(tool, input, paths, currentMode),
             isPathDenied: (path, toolId) => permissions.isPathDenied(path, toolId),
             readDeniedFiles: () => permissions.readDeniedFiles(),
-            sandboxFor: (definition) => this.sandboxFor(definition),
+            sandboxFor: (definition) => sandboxRequirement(definition, this.options.local?.sandboxOptions),
             store: this.store,
             checkpointer,
             log,
@@ -346,32 +351,6 @@ export class CairnAgent {
 
   private modeDefinition(id: string): ModeDefinition {
     return this.runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : assertMode(this.runtime, id));
-  }
-
-  private sandboxFor(mode: ModeDefinition): SandboxRequirement {
-    const sandbox = this.options.local?.sandboxOptions;
-    const networkAllow = sandbox?.network?.allow ?? [];
-    // A read-only mode always gets the read-only sandbox, whatever its definition says about profiles.
-    // The stricter of the profile and the shell policy wins: a mode that declares a sandboxed shell
-    // never runs commands on the host, whatever its profile says.
-    if (mode.sandboxProfile === 'read-only' || mode.toolPolicy.readOnly || mode.toolPolicy.shell === 'sandbox-read-only') return { profile: 'read-only', networkAllow: [], required: true };
-    if (mode.sandboxProfile === 'workspace-write' || mode.toolPolicy.shell === 'sandbox-workspace-write') return { profile: 'workspace-write', networkAllow, required: true };
-    return sandbox?.enabled ? { profile: 'workspace-write', networkAllow, required: true } : { profile: 'none', networkAllow: [], required: false };
-  }
-
-  /**
-   * The tools the run's first step offers, as the init message lists them: the tools / disallowedTools
-   * lists, the mode's policy and each tool's configuration applied, as the run executor applies them.
-   */
-  private offeredToolNames(tools: ToolDefinition[], mode: ModeDefinition): string[] {
-    const availability = toolAvailability(tools, {
-      ...(this.options.tools ? { allow: this.options.tools } : {}),
-      ...(this.options.disallowedTools ? { deny: this.options.disallowedTools } : {}),
-      mode,
-      cwd: this.record.cwd,
-      settings: this.options.toolSettings ?? {},
-    });
-    return availability.filter((entry) => entry.offered || (this.options.stableToolList === true && entry.modeRestricted === true)).map((entry) => entry.tool.name);
   }
 
   /** The model a run uses as run.model shows it: the concrete id with the selection's params. */

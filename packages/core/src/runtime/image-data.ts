@@ -26,7 +26,18 @@ export function isBase64(data: string): boolean {
   return data.length > 0 && data.length % 4 === 0 && base64Pattern.test(data);
 }
 
-/** The image type the first bytes show (PNG, JPEG, GIF, WebP), or undefined. */
+/** The image type a file's first bytes show (PNG, JPEG, GIF, WebP), or undefined: magic bytes, never the name. */
+export function imageMediaTypeOfBytes(head: Uint8Array): string | undefined {
+  const startsWith = (...expected: number[]) => expected.every((byte, index) => head[index] === byte);
+  const ascii = (start: number, end: number) => String.fromCharCode(...head.subarray(start, end));
+  if (startsWith(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (startsWith(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'image/gif';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
+}
+
+/** The image type the first bytes of base64 data show, or undefined. */
 export function detectImageMediaType(base64: string): string | undefined {
   let head: string;
   try {
@@ -35,13 +46,7 @@ export function detectImageMediaType(base64: string): string | undefined {
   } catch {
     return undefined;
   }
-  const bytes = Array.from(head, (character) => character.charCodeAt(0));
-  const startsWith = (...expected: number[]) => expected.every((byte, index) => bytes[index] === byte);
-  if (startsWith(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
-  if (startsWith(0xff, 0xd8, 0xff)) return 'image/jpeg';
-  if (head.startsWith('GIF87a') || head.startsWith('GIF89a')) return 'image/gif';
-  if (head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP') return 'image/webp';
-  return undefined;
+  return imageMediaTypeOfBytes(Uint8Array.from(head, (character) => character.charCodeAt(0)));
 }
 
 const extensionTypes: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };

@@ -21,7 +21,7 @@ import type { RunPlan } from './run-plan.js';
 import { assistantBlocks } from './sdk-messages.js';
 import { toTokenUsage } from './token-usage.js';
 import { type ToolCallOutcome, runToolCall } from './tool-runner.js';
-import { readOnlyModeRefusal, toolAvailability } from './tool-set.js';
+import { offeredTools, readOnlyModeRefusal, toolAvailability } from './tool-set.js';
 import { completedToolCall, updatesForStreamPart } from './tool-call-updates.js';
 
 /** An SDK message without the ids every message of the run carries. */
@@ -71,9 +71,8 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   let stepReminder: string | undefined;
   const toolIds = new Map(plan.tools.map((tool) => [tool.name, tool.id]));
   const toolIdOf = (toolName: string) => toolIds.get(toolName) ?? toolName;
-  const offeredTools = (mode: ModeDefinition) =>
-    toolAvailability(plan.tools, { allow: plan.allow, deny: plan.deny, mode, cwd: plan.cwd, settings: plan.toolSettings }).filter((entry) => entry.offered || (plan.stableToolList === true && entry.modeRestricted === true));
-  const toolSpecs = (mode: ModeDefinition) => offeredTools(mode).map(({ tool }) => ({ type: 'function' as const, name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool.inputSchema) }));
+  const toolSpecs = (mode: ModeDefinition) =>
+    offeredTools(plan.tools, { allow: plan.allow, deny: plan.deny, mode, cwd: plan.cwd, settings: plan.toolSettings, stableToolList: plan.stableToolList === true }).map((tool) => ({ type: 'function' as const, name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool.inputSchema) }));
 
   const machine = runMachine.provide({
     actors: {

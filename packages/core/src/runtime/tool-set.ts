@@ -60,6 +60,19 @@ export function toolAvailability(
 }
 
 /**
+ * The tools a step offers the model: the available ones, and with `stableToolList` also the ones
+ * only the mode restricts (still refused when called), so the tool list stays byte-identical.
+ */
+export function offeredTools(
+  tools: ToolDefinition[],
+  options: { allow?: ToolName[]; deny?: ToolName[]; mode: ModeDefinition; cwd: string; settings: Record<string, unknown>; stableToolList?: boolean },
+): ToolDefinition[] {
+  return toolAvailability(tools, options)
+    .filter((entry) => entry.offered || (options.stableToolList === true && entry.modeRestricted === true))
+    .map((entry) => entry.tool);
+}
+
+/**
  * The execution-time check a read-only mode adds for the shell: a command is run only when the
  * shell analysis proves it read-only (`ls`, `cat`, `grep`, `git status`/`log`/`diff`, ...). Anything
  * else (`touch`, `git commit`, `npm install`, redirections, unparsable syntax) is refused before it

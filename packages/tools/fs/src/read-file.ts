@@ -1,11 +1,10 @@
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { defineTool, ToolError, type ToolExecutionContext, type ToolResult } from '@cairn/core';
+import { defineTool, imageMediaTypeOfBytes, ToolError, type ToolExecutionContext, type ToolResult } from '@cairn/core';
 import { openEntryForReading } from '@cairn/core/node';
 import { z } from 'zod';
 import { throwIfAborted } from './shared/abort.js';
 import { assertRegularFile } from './shared/file-kind.js';
-import { sniffImageType } from './shared/image.js';
 import { readLinePage } from './shared/line-page.js';
 import { setReadSnapshot, snapshotFromBytes, snapshotFromHandle } from './shared/read-snapshots.js';
 import { binarySniffBytes, looksBinary } from './shared/text-codec.js';
@@ -39,7 +38,7 @@ async function readHead(handle: FileHandle, bytes: number): Promise<Buffer> {
 }
 
 async function readImage(handle: FileHandle, stats: Stats, absolute: string, displayPath: string, context: ToolExecutionContext): Promise<ToolResult | undefined> {
-  const mediaType = sniffImageType(await readHead(handle, 16));
+  const mediaType = imageMediaTypeOfBytes(await readHead(handle, 16));
   if (!mediaType) return undefined;
   const maxBytes = setting(context, 'maxImageBytes');
   if (stats.size > maxBytes) {
