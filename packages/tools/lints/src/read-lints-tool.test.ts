@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolContext } from '../test/tool-context.js';
 import { createReadLintsTool, readLintsTool } from './read-lints-tool.js';
 
-// This repository's installed TypeScript, linked into a temp workspace as its own node_modules/typescript.
+// This repository's installed TypeScript, copied into a temp workspace as its own node_modules/typescript.
+// A copy, not a link: the sandbox mounts a private /tmp, which hides a link target when the checkout
+// itself lives under /tmp.
 const typescriptDirectory = dirname(dirname(createRequire(import.meta.url).resolve('typescript')));
 const typeError = "src/bad.ts:2:7: error Type 'string' is not assignable to type 'number'. (typescript TS2322)";
 let workspace: string;
@@ -16,7 +18,7 @@ let bare: string;
 beforeAll(async () => {
   workspace = await realpath(await mkdtemp(join(tmpdir(), 'cairn-lints-')));
   await mkdir(join(workspace, 'node_modules'));
-  await symlink(typescriptDirectory, join(workspace, 'node_modules', 'typescript'), 'dir');
+  await cp(typescriptDirectory, join(workspace, 'node_modules', 'typescript'), { recursive: true, dereference: true });
   await mkdir(join(workspace, 'src'));
   await writeFile(
     join(workspace, 'tsconfig.json'),
