@@ -2,15 +2,17 @@
 // and which entry points they have. `node scripts/scaffold.mjs` writes the boilerplate from it.
 export const packages = [
   { dir: 'packages/core', name: '@cairn/core', description: 'Cairn specs, plugin registry, run machine and agent runtime',
-    entries: ['index', 'testing', 'node'], deps: ['xstate', 'zod', 'ajv', 'gpt-tokenizer'], cairn: [] },
+    entries: ['index', 'testing', 'node', 'spec', 'errors'], deps: ['xstate', 'zod', 'ajv', 'gpt-tokenizer'], cairn: [] },
   { dir: 'packages/sdk', name: '@cairn/sdk', description: 'Cairn batteries included: Agent and Cairn wired with every default plugin',
     entries: ['index'], deps: [], cairn: ['core', 'provider-openai', 'provider-anthropic', 'provider-google', 'tools-fs', 'tools-search', 'tools-shell', 'tools-web', 'tools-planning', 'tools-notebook', 'tools-lints', 'store-sqlite', 'store-jsonl', 'modes', 'indexer'], cairnAsDeps: true },
+  { dir: 'packages/provider-utils', name: '@cairn/provider-utils', description: 'What every Cairn provider shares: the stream driver, abort helpers, network-error rule, settings precedence, per-message conversion cache',
+    entries: ['index', 'testing'], deps: [], cairn: ['core'] },
   { dir: 'packages/providers/openai', name: '@cairn/provider-openai', description: 'OpenAI Chat Completions and Responses, and any OpenAI-compatible server, for Cairn',
-    entries: ['index'], deps: ['openai'], cairn: ['core'] },
+    entries: ['index'], deps: ['openai'], cairn: ['core', 'provider-utils'], cairnAsDepsOnly: ['provider-utils'] },
   { dir: 'packages/providers/anthropic', name: '@cairn/provider-anthropic', description: 'Anthropic Messages API for Cairn',
-    entries: ['index'], deps: ['@anthropic-ai/sdk'], cairn: ['core'] },
+    entries: ['index'], deps: ['@anthropic-ai/sdk'], cairn: ['core', 'provider-utils'], cairnAsDepsOnly: ['provider-utils'] },
   { dir: 'packages/providers/google', name: '@cairn/provider-google', description: 'Gemini API for Cairn',
-    entries: ['index'], deps: ['@google/genai'], cairn: ['core'] },
+    entries: ['index'], deps: ['@google/genai'], cairn: ['core', 'provider-utils'], cairnAsDepsOnly: ['provider-utils'] },
   { dir: 'packages/tools/fs', name: '@cairn/tools-fs', description: 'File tools for Cairn agents: read_file, write, search_replace, edit_file, delete_file, list_dir, glob_file_search',
     entries: ['index'], deps: ['ignore', 'picomatch', 'tinyglobby'], devDeps: ['@types/picomatch'], cairn: ['core'] },
   { dir: 'packages/tools/search', name: '@cairn/tools-search', description: 'grep with ripgrep semantics and codebase_search for Cairn agents',
@@ -37,4 +39,7 @@ export const packages = [
     entries: ['index', 'bin'], deps: ['commander'], cairn: ['sdk', 'core'], cairnAsDeps: true, bin: { cairn: './dist/bin.js' } },
   { dir: 'apps/examples', name: '@cairn/examples', description: 'Runnable Cairn examples', private: true,
     entries: [], deps: ['zod'], cairn: ['sdk', 'core', 'tools-fs', 'modes', 'provider-openai'], cairnAsDeps: true },
+  // Outside packages/ on purpose: a third-party plugin that may use only the public entries of @cairn/sdk and @cairn/core.
+  { dir: 'examples/out-of-tree-plugin', name: 'cairn-plugin-example', description: 'A third-party Cairn plugin built on the public API only: a provider, a read-only tool, a store and a mode', private: true,
+    entries: [], deps: [], cairn: ['sdk', 'core'], cairnAsDeps: true },
 ];

@@ -1,10 +1,11 @@
 // The same tool loop driven by the openai SDK directly: the baseline Cairn is compared with.
 import OpenAI from 'openai';
-import { echoParameters, modelId, systemPrompt } from './loop-tool.mjs';
+import { echoParameters, memorySampler, modelId, systemPrompt } from './loop-tool.mjs';
 
 const client = new OpenAI({ baseURL: process.env.BENCH_BASE_URL, apiKey: 'sk-bench', maxRetries: 0 });
 const tools = [{ type: 'function', function: { name: 'echo', description: 'Echo the text.', parameters: echoParameters } }];
 const messages = [{ role: 'system', content: systemPrompt }, { role: 'user', content: 'go' }];
+const memory = memorySampler();
 for (let step = 0; step < Number(process.env.BENCH_STEPS) + 1; step++) {
   const stream = await client.chat.completions.create({ model: modelId, messages, tools, stream: true, stream_options: { include_usage: true } });
   let text = '';
@@ -19,6 +20,6 @@ for (let step = 0; step < Number(process.env.BENCH_STEPS) + 1; step++) {
   }
   if (calls.length === 0) break;
   messages.push({ role: 'assistant', content: text || null, tool_calls: calls });
-  for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.parse(call.function.arguments).text });
+  for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: memory.echo(JSON.parse(call.function.arguments).text) });
 }
-process.stdout.write(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS }));
+process.stdout.write(JSON.stringify(memory.report()));

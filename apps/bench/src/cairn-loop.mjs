@@ -2,7 +2,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCairn, createMemoryStore, defineTool } from '@cairn/core';
+import { createMemoryStore, defineTool } from '@cairn/core';
+import { createCairn } from '@cairn/core/node';
 import { openai } from '@cairn/provider-openai';
 import { echoParameters, modelId, systemPrompt } from './loop-tool.mjs';
 

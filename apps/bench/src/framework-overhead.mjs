@@ -3,7 +3,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCairn, createMemoryStore, defineTool } from '@cairn/core';
+import { createMemoryStore, defineTool } from '@cairn/core';
+import { createCairn } from '@cairn/core/node';
 import { scriptedModel, scriptedProvider } from '@cairn/core/testing';
 import { createSqliteStore } from '@cairn/store-sqlite';
 import { z } from 'zod';

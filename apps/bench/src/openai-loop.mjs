@@ -1,55 +1,121 @@
-// Cairn through the OpenAI adapter vs. a bare openai-SDK loop, against a local zero-latency Chat
-// Completions server: start-up to the first request, time per step, peak memory. Runs are
-// interleaved (bare, cairn, bare, ...) and medians reported.
+// The shipped SDK (`@cairn/sdk`, built, default SQLite store and plugins) vs. a hand-written loop
+// over the `openai` SDK, against the same local zero-latency Chat Completions server, one fresh
+// process per run. Two parts:
+// - a 20-step tool loop, runs interleaved (raw, sdk, raw, ...), medians: start-up to the first
+//   request (process start -> the server receives it), time per step, peak RSS;
+// - a 1,000-step run (999 tool calls, then text): time per step at steps 1-100 vs 900-1000, and
+//   resident-memory growth per 100 steps.
+// The figures are ratios and differences of the two loops measured side by side; the targets are
+// reported as met or not, never asserted.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startChatCompletionsServer } from '@cairn/core/testing';
+import { startLoopServer } from './loop-server.mjs';
+import { loopTargets } from './loop-targets.mjs';
 import { median, round } from './stats.mjs';
 
 const steps = Number(process.env.BENCH_STEPS ?? 20);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
-let arrivals = [];
-const server = await startChatCompletionsServer((body) => {
-  arrivals.push(performance.now());
-  const answered = body.messages.filter((message) => message.role === 'assistant').length;
-  return answered < steps ? { toolCalls: [{ name: 'echo', args: { text: `step ${answered}` } }] } : { text: 'done' };
-});
+const longSteps = Number(process.env.BENCH_LONG_STEPS ?? 1000);
+const longRounds = Number(process.env.BENCH_LONG_ROUNDS ?? 3);
+const loops = { raw: './bare-loop.mjs', sdk: './sdk-loop.mjs' };
 
-function runChild(script) {
-  arrivals = [];
-  const env = { ...process.env, BENCH_BASE_URL: server.url, BENCH_STEPS: String(steps) };
+const server = await startLoopServer();
+// One home and workspace for all runs: the SDK finds its database in place, as on a user's machine
+// (the warm-up runs create it).
+const home = mkdtempSync(join(tmpdir(), 'cairn-bench-home-'));
+const cwd = mkdtempSync(join(tmpdir(), 'cairn-bench-cwd-'));
+
+/** One run of a loop in a fresh process: `toolCalls` echo calls, then a text answer. */
+function runChild(name, toolCalls) {
+  const env = { ...process.env, BENCH_BASE_URL: server.url, BENCH_STEPS: String(toolCalls), BENCH_CWD: cwd, CAIRN_HOME: home, HOME: home };
   delete env.NODE_EXTRA_CA_CERTS; // loading extra CA certificates would dominate start-up
   delete env.NODE_OPTIONS;
+  server.begin(toolCalls);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [fileURLToPath(new URL(loops[name], import.meta.url))], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`${script} exited ${code}`));
-      const { maxRssKb } = JSON.parse(out);
-      resolve({ startupMs: arrivals[0] - started, msPerStep: (arrivals.at(-1) - arrivals[0]) / (arrivals.length - 1), maxRssMb: maxRssKb / 1024, requests: arrivals.length });
+      const arrivals = server.end(`${name} loop`);
+      if (code !== 0) return reject(new Error(`${loops[name]} exited ${code}`));
+      if (arrivals.length !== toolCalls + 1) return reject(new Error(`${loops[name]} sent ${arrivals.length} requests, expected ${toolCalls + 1}`));
+      const { maxRssKb, rssSamples, cpuMsAtFirstCall } = JSON.parse(out);
+      resolve({ startupMs: arrivals[0] - started, arrivals, maxRssMb: maxRssKb / 1024, rssSamples, cpuMsAtFirstCall });
     });
   });
 }
 
-const samples = { bare: [], cairn: [] };
-await runChild('./bare-loop.mjs');
-await runChild('./cairn-loop.mjs'); // warm the file system cache for both
-for (let index = 0; index < rounds; index++) {
-  samples.bare.push(await runChild('./bare-loop.mjs'));
-  samples.cairn.push(await runChild('./cairn-loop.mjs'));
+const msPerStep = (arrivals, from = 0, to = arrivals.length - 1) => (arrivals[to] - arrivals[from]) / (to - from);
+
+/** Least-squares slope of resident memory over the steps after the first 100 (warm-up), in MB per 100 steps. */
+function rssGrowthPer100Steps(samples) {
+  const points = samples.filter((sample) => sample.step > 100);
+  if (points.length < 2) return undefined;
+  const meanStep = points.reduce((sum, point) => sum + point.step, 0) / points.length;
+  const meanRss = points.reduce((sum, point) => sum + point.rssKb, 0) / points.length;
+  let covariance = 0;
+  let variance = 0;
+  for (const point of points) {
+    covariance += (point.step - meanStep) * (point.rssKb - meanRss);
+    variance += (point.step - meanStep) ** 2;
+  }
+  return ((covariance / variance) * 100) / 1024;
 }
-await server.close();
-const summary = (list) => ({
-  startupMs: round(median(list.map((sample) => sample.startupMs)), 1),
-  msPerStep: round(median(list.map((sample) => sample.msPerStep)), 2),
-  peakRssMb: round(median(list.map((sample) => sample.maxRssMb)), 1),
-});
-const bare = summary(samples.bare);
-const cairn = summary(samples.cairn);
-if (server.problems.length) throw new Error(`invalid requests: ${server.problems.join('; ')}`);
-console.log(JSON.stringify({
-  benchmark: 'openai-loop', steps, rounds, bare, cairn,
-  ratios: { startup: round(cairn.startupMs / bare.startupMs, 2), stepDeltaMs: round(cairn.msPerStep - bare.msPerStep, 2), peakRss: round(cairn.peakRssMb / bare.peakRssMb, 2) },
-}));
+
+async function shortLoop() {
+  const samples = { raw: [], sdk: [] };
+  await runChild('raw', steps);
+  await runChild('sdk', steps); // warm the file-system cache and create the database
+  for (let index = 0; index < rounds; index++) {
+    for (const name of ['raw', 'sdk']) samples[name].push(await runChild(name, steps));
+  }
+  const summary = (list) => ({
+    startupMs: round(median(list.map((sample) => sample.startupMs)), 1),
+    cpuMsToFirstToolCall: round(median(list.map((sample) => sample.cpuMsAtFirstCall)), 1),
+    msPerStep: round(median(list.map((sample) => msPerStep(sample.arrivals))), 2),
+    peakRssMb: round(median(list.map((sample) => sample.maxRssMb)), 1),
+  });
+  return { raw: summary(samples.raw), sdk: summary(samples.sdk) };
+}
+
+async function longRun() {
+  const samples = { raw: [], sdk: [] };
+  for (let index = 0; index < longRounds; index++) {
+    // longSteps model steps: longSteps - 1 tool calls, then the text answer.
+    for (const name of ['raw', 'sdk']) samples[name].push(await runChild(name, longSteps - 1));
+  }
+  const summary = (list) => ({
+    msPerStepFirst100: round(median(list.map((sample) => msPerStep(sample.arrivals, 0, 100))), 2),
+    msPerStepLast100: round(median(list.map((sample) => msPerStep(sample.arrivals, longSteps - 101, longSteps - 1))), 2),
+    rssGrowthMbPer100Steps: round(median(list.map((sample) => rssGrowthPer100Steps(sample.rssSamples))), 2),
+    peakRssMb: round(median(list.map((sample) => sample.maxRssMb)), 1),
+  });
+  return { steps: longSteps, rounds: longRounds, raw: summary(samples.raw), sdk: summary(samples.sdk) };
+}
+
+try {
+  const short = await shortLoop();
+  const long = longSteps >= 200 ? await longRun() : undefined;
+  if (server.problems.length) throw new Error(`invalid requests: ${server.problems.join('; ')}`);
+  const ratios = {
+    startup: round(short.sdk.startupMs / short.raw.startupMs, 2),
+    stepDeltaMs: round(short.sdk.msPerStep - short.raw.msPerStep, 2),
+    peakRss: round(short.sdk.peakRssMb / short.raw.peakRssMb, 2),
+    ...(long
+      ? {
+          stepDeltaFirst100Ms: round(long.sdk.msPerStepFirst100 - long.raw.msPerStepFirst100, 2),
+          stepDeltaLast100Ms: round(long.sdk.msPerStepLast100 - long.raw.msPerStepLast100, 2),
+          rssGrowthMbPer100Steps: long.sdk.rssGrowthMbPer100Steps,
+        }
+      : {}),
+  };
+  console.log(JSON.stringify({ benchmark: 'openai-loop', subject: '@cairn/sdk (built), default SQLite store and plugins', steps, rounds, raw: short.raw, sdk: short.sdk, ...(long ? { long } : {}), ratios, targets: loopTargets(ratios) }));
+} finally {
+  await server.close();
+  rmSync(home, { recursive: true, force: true });
+  rmSync(cwd, { recursive: true, force: true });
+}

@@ -4,7 +4,8 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCairn, createMemoryStore, defineTool } from '@cairn/core';
+import { createMemoryStore, defineTool } from '@cairn/core';
+import { createCairn } from '@cairn/core/node';
 import { scriptedModel, scriptedProvider } from '@cairn/core/testing';
 import { modesPlugin } from '@cairn/modes';
 import { ollama, openai } from '@cairn/provider-openai';

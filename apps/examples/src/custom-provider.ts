@@ -7,9 +7,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  type CallWarning, ConfigurationError, createCairn, createMemoryStore, type FinishReason, type ImagePart, type LanguageModelV1, type LanguageModelV1CallOptions,
+  type CallWarning, ConfigurationError, createMemoryStore, type FinishReason, type ImagePart, type LanguageModelV1, type LanguageModelV1CallOptions,
   type LanguageModelV1StreamPart, type LanguageModelV1Usage, type ModelCatalogEntry, type ModelMessage, type ProviderContext, ProviderError, type ProviderV1,
 } from '@cairn/core';
+import { createCairn } from '@cairn/core/node';
 import { startChatCompletionsServer } from '@cairn/core/testing';
 import { fsToolsPlugin } from '@cairn/tools-fs';
 import { EventSourceParserStream } from 'eventsource-parser/stream';

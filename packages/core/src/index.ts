@@ -1,15 +1,20 @@
+// The browser-safe entry: the spec, the plugin registry, the run machine, model-call retries, tool and store
+// helpers, prompt text and usage accounting. Nothing here may import a Node built-in, directly or through a
+// dependency (test/browser-root.test.ts bundles this file for the browser and fails naming the import chain).
+// The agent runtime, the permission engine and everything that reads the disk live in `@cairn/core/node`.
+// Types a caller outside Node needs to talk to an agent (options, requests, results) stay here even when the
+// code that implements them is Node-only; types that only describe a Node-only value move with it.
 export * from './spec/index.js';
 export { applyStreamPart, emptyTurn, type TurnBlock, type TurnState, turnText, turnToolCalls } from './machine/turn-state.js';
 export { parseToolInput, turnToAssistantMessage } from './machine/turn-to-message.js';
 export { maxInvalidToolSteps, runMachine, type RunMachineContext, type RunMachineEvent, type RunMachineInput } from './machine/run-machine.js';
 export { abortableDelay, defaultRetryPolicy, type RetryPolicy, retryDelayMs } from './model-call/retry-policy.js';
 export { type RetryNotice, streamWithRetry, type StreamWithRetryOptions } from './model-call/stream-with-retry.js';
+export { maxRetryAfterMs, parseRetryAfterHeaders, type RetryAfterAdvice, type RetryAfterHeaders, retryAfterNote } from './model-call/retry-after.js';
 export { createRegistry, type Registry, type ResolvedModel, type ResolveModelOptions } from './registry/registry.js';
-export { CairnAgent } from './runtime/agent.js';
 export type { AgentDefinition, AgentOptions, LocalAgentOptions, LocalOptions, McpServerConfig, SandboxOptions, SendOptions } from './runtime/agent-options.js';
 export { type AgentHooks, type CompactionPolicy, compactionBudget, defaultCompactionRatio, defaultKeepRecentTurns, type PreCompactEvent, type PreCompactResult } from './runtime/compaction.js';
-export { type ApproveModeSwitch, approveStoredPlan, findTransition, type ModeSwitchRequest, modeReminderText, subagentModeFor } from './runtime/mode-switch.js';
-export { type AgentApi, type AgentInfo, type CairnApi, createCairn, type CreateCairnOptions } from './runtime/cairn.js';
+export type { ApproveModeSwitch, ModeSwitchRequest } from './runtime/mode-switch.js';
 export type { AgentCatalog, GetAgentMessagesOptions, ListAgentsOptions, ListRunsOptions } from './runtime/agent-catalog.js';
 export type { SDKAgentInfo } from './runtime/agent-info.js';
 export type { AgentMessage, ModelConversationMessage } from './runtime/agent-messages.js';
@@ -18,16 +23,18 @@ export type { CairnConfigureOptions } from './runtime/cairn-configure.js';
 export type { LocalReadOptions } from './runtime/local-read-options.js';
 export { fallbackAgentMode } from './runtime/default-modes.js';
 export type { RewindReport } from './runtime/rewind.js';
-export { Run, type RunError, type RunResult } from './runtime/run.js';
+export type { RunError, RunResult } from './runtime/run.js';
 export { addUsage, emptyUsage, toTokenUsage } from './runtime/token-usage.js';
 export { costOf } from './runtime/cost.js';
+export { imageMediaTypeOfBytes } from './runtime/image-data.js';
 export { buildSystemPrompt, type SystemPromptInput, systemReminder } from './context/system-prompt.js';
 export { baseSystemBlocks } from './context/prompt-blocks.js';
 export { type ComposeStoreParts, compareListKeys, composeStore, createMemoryStore, decodeListCursor, encodeListCursor, hashBlob, isBlobHash, type ListSortKey, normalizeListLimit } from './store/index.js';
 export { assertAgentStore, type ComposeLocalAgentStoreParts, composeLocalAgentStore } from './store/index.js';
 export { defineTool } from './tools/define-tool.js';
 export { isJsonSchemaInput, toolInputJsonSchema } from './tools/tool-schema.js';
-export * from './permissions/index.js';
-export { maxRetryAfterMs, parseRetryAfterHeaders, type RetryAfterAdvice, type RetryAfterHeaders, retryAfterNote } from './model-call/retry-after.js';
+// Permission rules are plain data and text; evaluating them (the engine, shell analysis) needs Node.
+export type { CanUseTool, CanUseToolResult, PermissionCheckRequest, PermissionLayer, PermissionRequest, PermissionResult } from './permissions/permission-engine.js';
+export { commandGlobToRegExp, type ParsedPermissionRule, type PermissionDecision, type PermissionRules, parsePermissionRule, parsePermissionRules } from './permissions/permission-rules.js';
+export { readOnlyPrograms } from './permissions/read-only-commands.js';
 export type { SettingSource } from './config/setting-sources.js';
-export { imageMediaTypeOfBytes } from './runtime/image-data.js';

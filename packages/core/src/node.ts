@@ -1,4 +1,16 @@
-// Node-only helpers (file system paths). Kept out of the root entry so browser bundles never import them.
+// The Node entry: the agent runtime and everything that touches the file system, the OS or Node's module
+// loader. The root entry (`@cairn/core`) holds the browser-safe rest, including the types of these options,
+// requests and results; a name is exported by exactly one of the two entries.
+// The agent runtime: agents, runs and the `Agent` / `Cairn` entry points.
+export { CairnAgent } from './runtime/agent.js';
+export { type AgentApi, type AgentInfo, type CairnApi, createCairn, type CreateCairnOptions } from './runtime/cairn.js';
+export { Run } from './runtime/run.js';
+export { approveStoredPlan, findTransition, modeReminderText, subagentModeFor } from './runtime/mode-switch.js';
+// The permission engine and the shell analyser it uses (tree-sitter's grammar is found through Node's resolver).
+export { createPermissionEngine, type PermissionEngine, type PermissionEngineOptions } from './permissions/permission-engine.js';
+export { pathRuleMatches } from './permissions/path-rules.js';
+export { analyzeShellCommand, type ShellCommandAnalysis, type ShellCommandPart } from './permissions/shell-analysis.js';
+// File system paths.
 export {
   canonicalizePath, canonicalWorkspaceRoot, isInsideRoot, type OpenedWorkspacePath, openWorkspacePath, type ResolvedWorkspacePath, resolveWorkspacePath, toPosix,
   type WorkspacePathOptions,
@@ -22,7 +34,7 @@ export { defaultIgnoredDirectories, IgnoreRules, ignoreFileNames } from './node/
 // Workspace configuration layers (rules, AGENTS.md, permissions.json) and prompt context.
 export {
   cairnHome, globRulesFor, loadPermissionFile, loadPermissionLayers, loadProjectRules, loadUserRules, loadWorkspaceConfig, mentionedRules, parseRuleFile,
-  pathsMentioned, type ParsedRuleFile, type ResolvedSettingSources, resolveSettingSources, type RuleFrontMatter, type RuleKind, ruleLimits, type SettingSource,
+  pathsMentioned, type ParsedRuleFile, type ResolvedSettingSources, resolveSettingSources, type RuleFrontMatter, type RuleKind, ruleLimits,
   type WorkspaceConfig, type WorkspaceRule,
 } from './config/index.js';
 export { currentUserInfo, projectLayout, renderUserInfo, renderUserQuery, type UserInfo } from './context/user-context.js';

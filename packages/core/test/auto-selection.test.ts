@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createCairn, type ModelCatalogEntry, type ProviderV1 } from '../src/index.js';
+import type { ModelCatalogEntry, ProviderV1 } from '../src/index.js';
+import { createCairn } from '../src/node.js';
 import { scriptedModel } from '../src/testing.js';
 import { tempWorkspace } from './helpers.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createCairn, createMemoryStore, defineTool, type InteractionUpdate, type LanguageModelV1CallOptions, type ModeDefinition, type RunEvent } from '../src/index.js';
+import { createMemoryStore, defineTool, type InteractionUpdate, type LanguageModelV1CallOptions, type ModeDefinition, type RunEvent } from '../src/index.js';
+import { createCairn } from '../src/node.js';
 import { estimateTextTokens } from '../src/runtime/compaction-tokens.js';
 import { compactionBudget, pruneOldToolOutputs, tailStart } from '../src/runtime/compaction.js';
 import { type ScriptedTurn, scriptedModel, scriptedProvider } from '../src/testing.js';
@@ -11,7 +12,8 @@ const words = (count: number, word = 'lorem') => Array.from({ length: count }, (
 /** Input tokens the way a provider would report them: the whole request. */
 const usageFor = (call: LanguageModelV1CallOptions) => ({ input: estimateTextTokens(JSON.stringify(call.prompt)) + estimateTextTokens(JSON.stringify(call.tools ?? [])) });
 const withUsage = (turn: Exclude<ScriptedTurn, Function>): ScriptedTurn => (call) => ({ ...turn, usage: usageFor(call) }) as ScriptedTurn;
-const isSummaryCall = (call: LanguageModelV1CallOptions) => call.tools === undefined && call.prompt[0]?.role === 'system' && call.prompt[0].content.startsWith('You summarise');
+/** The summary request: the conversation's own prefix plus the instruction, with tool calls turned off. */
+const isSummaryCall = (call: LanguageModelV1CallOptions) => call.toolChoice?.type === 'none' && JSON.stringify(call.prompt.at(-1)).includes('about to be compacted');
 
 const dumpTool = defineTool({
   id: 'dump',
@@ -80,7 +82,7 @@ describe('compaction policy', () => {
       { role: 'tool' as const, content: [{ type: 'tool-result' as const, toolCallId: '2', toolName: 'dump', output: { type: 'text' as const, value: words(500) } }] },
     ];
     expect(tailStart(messages, 1)).toBe(3);
-    const { messages: pruned, pruned: count } = pruneOldToolOutputs(messages, 1);
+    const { messages: pruned, pruned: count } = pruneOldToolOutputs(messages, { end: tailStart(messages, 1) });
     expect(count).toBe(1);
     expect(JSON.stringify(pruned[2])).toContain('Old tool output removed');
     expect(pruned[4]).toBe(messages[4]);
@@ -192,7 +194,7 @@ describe('compaction in a run', () => {
     const agent = await Agent.create({ model: 'scripted/scripted-model', local: { cwd: await tempWorkspace(), settingSources: [] }, compaction: { maxTokens: base + 1000, keepRecentTurns: 2 } });
     const result = await (await agent.send('go')).wait();
     expect(result.error?.code).toBe('compaction_failed');
-    expect(result.error?.message).toContain('newest 2 turns alone');
+    expect(result.error?.message).toContain('the newest turn alone needs about');
     expect(model.calls).toHaveLength(1);
   });
 });

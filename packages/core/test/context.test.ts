@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCairn, type LanguageModelV1CallOptions, type ModeDefinition } from '../src/index.js';
+import type { LanguageModelV1CallOptions, ModeDefinition } from '../src/index.js';
+import { createCairn } from '../src/node.js';
 import { buildSystemPrompt } from '../src/context/system-prompt.js';
 import { projectLayout } from '../src/context/user-context.js';
 import { scriptedModel, scriptedProvider } from '../src/testing.js';

@@ -2,7 +2,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createCairn, defineTool, type ToolDefinition } from '../src/index.js';
+import { defineTool, type ToolDefinition } from '../src/index.js';
+import { createCairn } from '../src/node.js';
 import { type ScriptedTurn, scriptedModel, scriptedProvider } from '../src/testing.js';
 
 export async function tempWorkspace(prefix = 'cairn-run-'): Promise<string> {

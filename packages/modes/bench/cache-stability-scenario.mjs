@@ -4,7 +4,8 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCairn, createMemoryStore } from '@cairn/core';
+import { createMemoryStore } from '@cairn/core';
+import { createCairn } from '@cairn/core/node';
 import { startFixtureServer } from '@cairn/core/testing';
 import { createOpenAI } from '@cairn/provider-openai';
 import { fsToolsPlugin } from '@cairn/tools-fs';

@@ -8,8 +8,10 @@ export { agentMode, askMode, builtInModes, debugMode, planMode } from './modes.j
 export const modesPlugin: CairnPlugin = { name: '@cairn/modes', modes: builtInModes };
 
 /**
- * The built-in modes plus your own (a mode with a built-in id replaces it), as one plugin. Register
- * only custom modes with `{ name, modes: [myMode] }` directly if you keep the built-ins elsewhere.
+ * The built-in modes plus your own (a mode with a built-in id replaces it), as one plugin, for a
+ * registry you build yourself. On a registry that already has the built-ins (the SDK's), register
+ * only your modes: `{ name, modes: [myMode] }`, reachable from the built-ins through
+ * `enterableFrom`; to swap a built-in there, declare it: `{ name, modes: [myAgent], replaces: { modes: ['agent'] } }`.
  */
 export function createModesPlugin(options: { modes?: ModeDefinition[]; name?: string } = {}): CairnPlugin {
   const extra = options.modes ?? [];

@@ -127,9 +127,10 @@ describe('allow rules and a stable tool list do not open a read-only mode', () =
 });
 
 describe('MCP and custom tools in read-only modes', () => {
-  it('offers only tools marked readOnlyHint, and refuses the others if called', async () => {
+  it('offers only read-only tools (an MCP server\'s readOnlyHint becomes readOnly), and refuses the others if called', async () => {
+    // How MCP tools are built: the server's readOnlyHint annotation is the tool's readOnly flag.
     const mcpTool = (name: string, readOnlyHint: boolean) =>
-      defineTool({ id: `mcp__srv__${name}`, name: `mcp__srv__${name}`, description: name, inputSchema: z.object({}), readOnly: false, ...(readOnlyHint ? { readOnlyHint: true } : {}), category: 'mcp', execute: () => `${name} ran` });
+      defineTool({ id: `mcp__srv__${name}`, name: `mcp__srv__${name}`, description: name, inputSchema: z.object({}), readOnly: readOnlyHint, category: 'mcp', execute: () => `${name} ran` });
     const { model, Agent } = setupCairn([{ toolCalls: [{ name: 'mcp__srv__lookup', args: {} }, { name: 'mcp__srv__deploy', args: {} }] }, { text: 'ok' }], {
       plugins: [{ name: 'mcp', tools: [mcpTool('lookup', true), mcpTool('deploy', false)] }],
     });
@@ -138,7 +139,17 @@ describe('MCP and custom tools in read-only modes', () => {
     expect(toolNames(model.calls[0]!)).toContain('mcp__srv__lookup');
     expect(toolNames(model.calls[0]!)).not.toContain('mcp__srv__deploy');
     expect(results.find((result) => result.name === 'mcp__srv__lookup')).toMatchObject({ status: 'completed', result: 'lookup ran' });
-    expect(results.find((result) => result.name === 'mcp__srv__deploy')).toMatchObject({ status: 'error', result: expect.stringContaining('readOnlyHint') });
+    expect(results.find((result) => result.name === 'mcp__srv__deploy')).toMatchObject({ status: 'error', result: expect.stringContaining('only offers read-only MCP and custom tools') });
+  });
+
+  it.each(['plan', 'ask'])('offers a plugin tool marked readOnly: true alone in %s mode, and runs it', async (mode) => {
+    // The contributor guide's example tool: category custom, readOnly: true, nothing else.
+    const lineCount = defineTool({ id: 'lineCount', name: 'line_count', description: 'Count lines.', inputSchema: z.object({}), readOnly: true, category: 'custom', execute: () => '42 lines' });
+    const { model, Agent } = setupCairn([{ toolCalls: [{ name: 'line_count', args: {} }] }, { text: 'ok' }], { plugins: [{ name: 'my-tools', tools: [lineCount] }] });
+    const agent = await Agent.create({ model: modelId, mode, local: { cwd: await tempDir() }, env: await isolatedEnv() });
+    const results = toolResults(await collect(await agent.send('count')));
+    expect(toolNames(model.calls[0]!)).toContain('line_count');
+    expect(results.find((result) => result.name === 'line_count')).toMatchObject({ status: 'completed', result: '42 lines' });
   });
 });
 

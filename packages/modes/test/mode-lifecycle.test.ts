@@ -65,6 +65,28 @@ describe('custom modes', () => {
     expect(model.calls[0]!.prompt[0]).toMatchObject({ role: 'system', content: expect.stringContaining('- review: Review the code') });
   });
 
+  it('a plugin mode with enterableFrom is reachable by switch_mode from agent mode, the built-ins untouched', async () => {
+    const review: ModeDefinition = {
+      id: 'review',
+      description: 'Review the code and report findings; read-only, no shell.',
+      promptBlocks: ['List concrete findings.'],
+      toolPolicy: { readOnly: true, allow: ['switchMode'], mcp: 'none', shell: 'off' },
+      sandboxProfile: 'read-only',
+      transitionsTo: ['agent'],
+      enterableFrom: ['agent'],
+    };
+    const { model, Agent } = setupCairn(
+      [{ toolCalls: [{ name: 'switch_mode', args: { mode: 'review', explanation: 'Only a review was asked for.' } }] }, { text: 'Findings: none.' }],
+      // Registered on its own, next to the built-in modes plugin: no re-registration of agent mode.
+      { plugins: [{ name: 'review-mode', modes: [review] }] },
+    );
+    const agent = await Agent.create({ model: modelId, local: { cwd: await tempDir() }, env: await isolatedEnv() });
+    await (await agent.send('Review this')).wait();
+    expect(agent.mode).toBe('review');
+    expect(toolNames(model.calls[1]!)).not.toContain('write');
+    expect(JSON.stringify(model.calls[1]!.prompt.at(-1))).toContain('You are now in review mode');
+  });
+
   it('an unknown mode is a clear configuration error', async () => {
     const { Agent } = setupCairn([]);
     await expect(Agent.create({ model: modelId, mode: 'nope', local: { cwd: await tempDir() } })).rejects.toThrow(/Unknown mode "nope"/);

@@ -1,6 +1,5 @@
 import type { AgentOptions } from '@cairn/core';
 import { prewarmWorkspaceScan } from '@cairn/core/node';
-import { createIndex } from '@cairn/indexer';
 
 /** What `prewarmLocalWorkspace` resolves to: call it when the host shuts down. */
 export interface PrewarmRelease {
@@ -31,8 +30,10 @@ async function prewarmLocalWorkspace(options: AgentOptions): Promise<PrewarmRele
   // A bad cwd or a broken settings file rejects this call; nothing has started yet.
   const root = await prewarmWorkspaceScan(options);
   const controller = new AbortController();
-  // The same index file codebase_search opens (it lives under $CAIRN_HOME).
-  const opening = createIndex({ cwd: root });
+  // The same index file codebase_search opens (it lives under $CAIRN_HOME). The indexer (tree-sitter,
+  // sqlite-vec, its own SQLite connection) is imported here, not when the SDK is: a host that never
+  // prewarms does not pay for loading it.
+  const opening = import('@cairn/indexer').then(({ createIndex }) => createIndex({ cwd: root }));
   // Both failures end here, handled: a host must never see an unhandled rejection from a warm-up.
   const ready = opening.then((index) => index.sync({ abortSignal: controller.signal })).then(
     () => undefined,

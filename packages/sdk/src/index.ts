@@ -1,4 +1,5 @@
-import { type CairnAgent, createCairn, createRegistry } from '@cairn/core';
+import { createRegistry } from '@cairn/core';
+import { type CairnAgent, createCairn } from '@cairn/core/node';
 import { defaultPlugins } from './default-plugins.js';
 import { defaultLocalStore } from './default-store.js';
 
@@ -22,9 +23,10 @@ export const Agent = cairn.Agent;
 export const Cairn = cairn.Cairn;
 
 export {
-  AgentBusyError, CairnAgent, CairnAgentError, CairnError, CairnSdkError, ConfigurationError, createCairn, createMemoryStore, createRegistry,
-  defineTool, ProviderError, Run, ToolError, UnsupportedRunOperationError,
+  AgentBusyError, CairnAgentError, CairnError, CairnSdkError, ConfigurationError, createMemoryStore, createRegistry, defineTool, ProviderError, ToolError,
+  UnsupportedRunOperationError,
 } from '@cairn/core';
+export { CairnAgent, createCairn, Run } from '@cairn/core/node';
 // Runs, stream messages, interaction updates and the conversation, under the reference SDK's names.
 export type {
   AgentConversationTurn, AgentDefinition, AssistantMessage, ConversationStep, InteractionUpdate, McpServerConfig, ModeChangedUpdate, NestedTaskUpdate,
@@ -36,9 +38,10 @@ export type {
   ToolCallStartedUpdate, ToolUseBlock, TurnEndedUpdate, UsageCost, UserMessageAppendedUpdate,
 } from '@cairn/core';
 export type {
-  AgentInfo, AgentMessage, AgentOptions, AgentUsage, CairnPlugin, ConversationTurn, CustomTool, LocalAgentOptions, LocalOptions, ModelCatalogEntry, ModelSelection,
-  RunResult, SendOptions, TokenUsage, ToolDefinition, UserMessage,
+  AgentMessage, AgentOptions, AgentUsage, CairnPlugin, ConversationTurn, CustomTool, LocalAgentOptions, LocalOptions, ModelCatalogEntry, ModelSelection, RunResult,
+  SendOptions, TokenUsage, ToolDefinition, UserMessage,
 } from '@cairn/core';
+export type { AgentInfo } from '@cairn/core/node';
 // Custom tools and images, under the reference SDK's documented names.
 export type {
   SDKCustomTool, SDKCustomToolContent, SDKCustomToolContext, SDKCustomToolResult, SDKImage, SDKImageDimension, SDKJsonValue, SDKUserMessage,

@@ -1,7 +1,8 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCairn, createMemoryStore } from '@cairn/core';
+import { createMemoryStore } from '@cairn/core';
+import { createCairn } from '@cairn/core/node';
 import { scriptedModel, scriptedProvider } from '@cairn/core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultPlugins } from '../src/index.js';

@@ -3,6 +3,20 @@ import { join } from 'node:path';
 import type { PermissionLayer } from '../permissions/index.js';
 import type { PermissionRules } from '../permissions/permission-rules.js';
 import { ConfigurationError } from '../spec/errors/index.js';
+import { type AutoRunGuidance, readAutoRunBlock } from './auto-run-guidance.js';
+
+export { type AutoRunGuidance, autoRunGuidanceOf } from './auto-run-guidance.js';
+
+/** A layer read from a `permissions.json`: its rules, and the file's guidance for the auto-reviewer. */
+export interface PermissionFileLayer extends PermissionLayer {
+  autoRun?: AutoRunGuidance;
+}
+
+/** What one `permissions.json` holds. */
+export interface PermissionFile {
+  rules: PermissionRules;
+  autoRun?: AutoRunGuidance;
+}
 
 /**
  * `permissions.json`: `{ "allow": [...], "ask": [...], "deny": [...] }`, or the same inside a
@@ -10,6 +24,11 @@ import { ConfigurationError } from '../spec/errors/index.js';
  * read as that shape is a ConfigurationError: silently skipping a deny list would fail open.
  */
 export async function loadPermissionFile(path: string, displayPath: string): Promise<PermissionRules | undefined> {
+  return (await loadPermissionFileContents(path, displayPath))?.rules;
+}
+
+/** The rules and the optional `autoRun` block (guidance for `local.autoReview`) of one file. */
+export async function loadPermissionFileContents(path: string, displayPath: string): Promise<PermissionFile | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -34,32 +53,40 @@ export async function loadPermissionFile(path: string, displayPath: string): Pro
     }
     rules[key] = value;
   }
-  return rules;
+  // The block sits at the top level (the reference's layout) or beside the rules in "permissions".
+  const autoRun = readAutoRunBlock([...new Set([data as Record<string, unknown>, body])].map((holder) => holder.autoRun), displayPath);
+  return autoRun ? { rules, autoRun } : { rules };
 }
 
 /**
  * Permission layers from disk. Deny wins in the engine whatever the layer, so restricting rules are
  * always safe to load; `allow` rules of a layer that was not explicitly trusted are dropped, so a
- * cloned repository cannot grant itself permissions.
+ * cloned repository cannot grant itself permissions. The same goes for the guidance that loosens
+ * the auto-reviewer (`autoRun.allow_instructions`); its block instructions are kept.
  */
-export async function loadPermissionLayers(input: { root: string; home: string; project: boolean; user: boolean; projectTrusted: boolean }): Promise<PermissionLayer[]> {
-  const layers: PermissionLayer[] = [];
+export async function loadPermissionLayers(input: { root: string; home: string; project: boolean; user: boolean; projectTrusted: boolean }): Promise<PermissionFileLayer[]> {
+  const layers: PermissionFileLayer[] = [];
   if (input.project) {
     for (const folder of ['.cairn', '.cursor']) {
-      const rules = await loadPermissionFile(join(input.root, folder, 'permissions.json'), `${folder}/permissions.json`);
-      if (rules) layers.push({ source: 'project', rules: input.projectTrusted ? rules : withoutAllow(rules) });
+      const file = await loadPermissionFileContents(join(input.root, folder, 'permissions.json'), `${folder}/permissions.json`);
+      if (file) layers.push(layerOf('project', input.projectTrusted ? file : withoutLoosening(file)));
     }
   }
   if (input.user) {
-    const rules = await loadPermissionFile(join(input.home, 'permissions.json'), '~/.cairn/permissions.json');
-    if (rules) layers.push({ source: 'user', rules });
+    const file = await loadPermissionFileContents(join(input.home, 'permissions.json'), '~/.cairn/permissions.json');
+    if (file) layers.push(layerOf('user', file));
   }
   return layers;
 }
 
-function withoutAllow(rules: PermissionRules): PermissionRules {
-  const { allow: _dropped, ...rest } = rules;
-  return rest;
+function layerOf(source: PermissionLayer['source'], file: PermissionFile): PermissionFileLayer {
+  return file.autoRun ? { source, rules: file.rules, autoRun: file.autoRun } : { source, rules: file.rules };
+}
+
+function withoutLoosening(file: PermissionFile): PermissionFile {
+  const { allow: _dropped, ...rules } = file.rules;
+  if (!file.autoRun || file.autoRun.blockInstructions.length === 0) return { rules };
+  return { rules, autoRun: { allowInstructions: [], blockInstructions: file.autoRun.blockInstructions } };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

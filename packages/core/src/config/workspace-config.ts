@@ -1,7 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { PermissionLayer } from '../permissions/index.js';
-import { loadPermissionLayers } from './permission-files.js';
+import { loadPermissionLayers, type PermissionFileLayer } from './permission-files.js';
 import { loadProjectRules, loadUserRules, type WorkspaceRule } from './rules-loader.js';
 import { type ResolvedSettingSources, resolveSettingSources, type SettingSource } from './setting-sources.js';
 
@@ -9,8 +8,11 @@ export interface WorkspaceConfig {
   sources: ResolvedSettingSources;
   /** Project rules first, then user rules, each sorted by path. */
   rules: WorkspaceRule[];
-  /** For `createPermissionChecker(options, cwd, extraLayers)`. */
-  permissionLayers: PermissionLayer[];
+  /**
+   * For `createPermissionChecker(options, cwd, extraLayers)`. Each layer also carries its file's
+   * `autoRun` guidance for the auto-reviewer (`autoRunGuidanceOf(layers)`), under the same trust rules.
+   */
+  permissionLayers: PermissionFileLayer[];
 }
 
 /** `$CAIRN_HOME`, default `~/.cairn`: the user layer and the default store live here. */

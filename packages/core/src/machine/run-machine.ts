@@ -1,176 +1,286 @@
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import type { TokenUsage } from '../spec/events/v1/index.js';
-import type { LanguageModelV1StreamPart, ModelMessage, ToolModelMessage } from '../spec/language-model/v1/index.js';
+import { assign, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
 import { addUsage, emptyUsage, toTokenUsage } from '../runtime/token-usage.js';
-import { applyStreamPart, emptyTurn, type TurnState, turnToolCalls } from './turn-state.js';
+import { applyModeSwitch, declinedSwitchNote, type ModeSwitchPlan, planModeSwitch } from '../runtime/mode-switch.js';
+import { deniedCall } from '../runtime/tool-runner.js';
+import { hasUsageFigures } from './turn-usage.js';
+import { interruptedConversation } from './interrupted-turn.js';
+import type {
+  AwaitApprovalsInput, CheckToolCallsInput, CheckToolCallsOutput, ExecuteToolsInput, PreparedStep, RunFailure, RunMachineContext, RunMachineEmitted,
+  RunMachineEvent, RunMachineInput, RunMachineOutput, RunMachineStateName, SaveCheckpointInput, StreamModelInput,
+} from './run-machine-types.js';
+import { emptyTurn, type TurnState, turnText, turnToolCalls } from './turn-state.js';
 import { turnToAssistantMessage } from './turn-to-message.js';
+import type { ModelMessage } from '../spec/language-model/v1/index.js';
 
-export interface RunMachineInput {
-  messages: ModelMessage[];
-  mode: string;
-  maxSteps: number;
-}
-
-export interface RunFailure {
-  message: string;
-  code: string;
-  cause?: unknown;
-}
-
-export interface RunMachineContext {
-  /** Model calls made so far in this run. */
-  step: number;
-  maxSteps: number;
-  mode: string;
-  /** The conversation, including this run's user message and every completed step. */
-  messages: ModelMessage[];
-  /** The assistant turn being streamed. */
-  turn: TurnState;
-  usage: TokenUsage;
-  /** Steps in a row whose every tool call failed validation (unknown tool, bad JSON, schema). */
-  invalidToolSteps: number;
-  error?: RunFailure;
-}
-
-/** What `prepareStep` hands to `streamModel`: the mode may change between steps. */
-export interface PreparedStep {
-  mode: string;
-  messages: ModelMessage[];
-}
-
-export interface StreamModelInput {
-  step: number;
-  mode: string;
-  messages: ModelMessage[];
-}
-
-export interface ExecuteToolsInput {
-  step: number;
-  mode: string;
-  turn: TurnState;
-  messages: ModelMessage[];
-}
-
-export interface ExecuteToolsOutput {
-  toolMessage: ToolModelMessage;
-  /** True when every call of the step failed before running (the model keeps sending bad calls). */
-  allInvalid: boolean;
-}
-
-export type RunMachineEvent =
-  | { type: 'model.part'; part: LanguageModelV1StreamPart }
-  | { type: 'model.done' }
-  | { type: 'model.failed'; error: RunFailure }
-  | { type: 'cancel' };
+export type * from './run-machine-types.js';
 
 /** How many steps in a row of only invalid tool calls end the run with a clear error. */
 export const maxInvalidToolSteps = 3;
 
+const notProvided = (name: string) => () => {
+  throw new Error(`${name} must be provided by the runtime (runMachine.provide)`);
+};
+
+type SwitchEvent = Extract<RunMachineEvent, { type: 'mode.switch' }>;
+const judgeSwitch = (context: RunMachineContext, event: SwitchEvent): ModeSwitchPlan =>
+  planModeSwitch({ to: event.to, explanation: event.explanation }, { mode: context.mode, state: context.state, resolveMode: context.modes.resolve, rightsOf: context.modes.rightsOf });
+
+const cancelFrom = (state: RunMachineStateName) => ({ target: '#run.cancelled', actions: { type: 'interrupt', params: { state } } }) as const;
+const failWith = (code: string) => ({ target: '#run.failed', actions: { type: 'fail', params: { code } } }) as const;
+
+/** The conversation with this step's assistant turn (and its tool calls) appended. */
+function withAssistantTurn(context: RunMachineContext, includeToolCalls: boolean): ModelMessage[] {
+  const assistant = turnToAssistantMessage(context.turn, { includeToolCalls });
+  return assistant ? [...context.messages, assistant] : context.messages;
+}
+
+function turnUsage(context: RunMachineContext, turn: TurnState) {
+  return hasUsageFigures(turn.usage) ? { usage: addUsage(context.usage, toTokenUsage(turn.usage)), usageReported: true } : {};
+}
+
 /**
- * The run lifecycle: preparing -> sampling -> acting -> preparing ... -> finished | failed | cancelled.
- * Side effects live in three actors that the runtime provides (`machine.provide`): `prepareStep`
- * (load state, apply mode switches, compaction, persist), `streamModel` (a callback actor that
- * sends `model.part` events and aborts the request in its cleanup) and `executeTools` (a promise
- * actor whose signal aborts when the state is left, e.g. on cancel).
+ * The run lifecycle (see docs/runtime.md for the diagram):
+ * preparing -> [compacting] -> sampling -> acting -> [awaitingApproval] -> checkingLimits -> preparing ...
+ * ending in finished | failed | cancelled with a typed output. Side effects live in actors the
+ * runtime provides (`machine.provide`); each one honours its abort signal, so a cancel that lands
+ * in any state stops the work of that state, checkpoint saves included.
  */
 export const runMachine = setup({
   types: {
     input: {} as RunMachineInput,
     context: {} as RunMachineContext,
     events: {} as RunMachineEvent,
+    emitted: {} as RunMachineEmitted,
+    output: {} as RunMachineOutput,
   },
   actors: {
-    prepareStep: fromPromise<PreparedStep, RunMachineContext>(async () => {
-      throw new Error('prepareStep must be provided by the runtime');
-    }),
-    streamModel: fromCallback<RunMachineEvent, StreamModelInput>(() => {
-      throw new Error('streamModel must be provided by the runtime');
-    }),
-    executeTools: fromPromise<ExecuteToolsOutput, ExecuteToolsInput>(async () => {
-      throw new Error('executeTools must be provided by the runtime');
-    }),
+    prepareStep: fromPromise<PreparedStep, { step: number; mode: string; messages: ModelMessage[] }>(notProvided('prepareStep')),
+    compact: fromPromise<{ messages: ModelMessage[] }, { mode: string; messages: ModelMessage[] }>(notProvided('compact')),
+    saveCheckpoint: fromPromise<void, SaveCheckpointInput>(notProvided('saveCheckpoint')),
+    streamModel: fromCallback<RunMachineEvent, StreamModelInput>(notProvided('streamModel')),
+    checkToolCalls: fromPromise<CheckToolCallsOutput, CheckToolCallsInput>(notProvided('checkToolCalls')),
+    executeTools: fromCallback<RunMachineEvent, ExecuteToolsInput>(notProvided('executeTools')),
+    awaitApprovals: fromCallback<RunMachineEvent, AwaitApprovalsInput>(notProvided('awaitApprovals')),
   },
   guards: {
-    turnHasToolCalls: ({ context }) => turnToolCalls(context.turn).length > 0,
+    resumesAtModeSwitch: ({ context }) => context.resume?.modeSwitch?.approval !== undefined,
+    resumesAtToolCalls: ({ context }) => context.resume?.turn !== undefined,
+    turnHasToolCalls: ({ event }) => event.type === 'model.done' && turnToolCalls(event.turn).length > 0,
     reachedMaxSteps: ({ context }) => context.step >= context.maxSteps,
     tooManyInvalidSteps: ({ context }) => context.invalidToolSteps >= maxInvalidToolSteps,
+    switchAllowed: ({ context, event }) => event.type === 'mode.switch' && judgeSwitch(context, event).kind === 'allowed',
+    switchNeedsApproval: ({ context, event }) => event.type === 'mode.switch' && context.canApproveModeSwitch && judgeSwitch(context, event).kind === 'needs-approval',
+    switchAwaitsApproval: ({ context }) => context.modeSwitch?.approval !== undefined && context.modeSwitch.approval.decision === undefined,
+    isOpenApproval: ({ context, event }) => event.type === 'approval.decided' && context.approvals.some((request) => request.callId === event.callId && !request.decision),
+    lastToolApproval: ({ context, event }) => isLastOpen(context, event) && context.approvals.every((request) => request.kind === 'tool'),
+    lastSwitchApproval: ({ context, event }) => isLastOpen(context, event) && context.approvals.some((request) => request.kind !== 'tool'),
   },
   actions: {
-    applyPart: assign({ turn: ({ context, event }) => (event.type === 'model.part' ? applyStreamPart(context.turn, event.part) : context.turn) }),
-    countStep: assign({ step: ({ context }) => context.step + 1, turn: () => emptyTurn() }),
-    addTurnUsage: assign({ usage: ({ context }) => addUsage(context.usage, toTokenUsage(context.turn.usage)) }),
-    appendFinalTurn: assign({
-      messages: ({ context }) => {
-        const message = turnToAssistantMessage(context.turn, { includeToolCalls: false });
-        return message ? [...context.messages, message] : context.messages;
-      },
+    countStep: assign({ step: ({ context }) => context.step + 1, turn: () => emptyTurn(), sink: () => ({ current: emptyTurn() }), checked: () => ({}), outcomes: () => ({}) }),
+    recordTurn: assign(({ context, event }) => {
+      if (event.type !== 'model.done' && event.type !== 'model.failed') return {};
+      const text = turnText(event.turn);
+      return { turn: event.turn, ...turnUsage(context, event.turn), ...(text ? { lastText: text } : {}) };
     }),
+    appendFinalTurn: assign({ messages: ({ context }) => withAssistantTurn(context, false) }),
+    appendStepResults: assign(({ context }) => {
+      const calls = turnToolCalls(context.turn);
+      const results = calls.map((call) => context.outcomes[call.toolCallId]).filter((outcome) => outcome !== undefined);
+      const toolMessage: ModelMessage = { role: 'tool', content: results.map((result) => ({ type: 'tool-result', toolCallId: result.toolCallId, toolName: result.toolName, output: result.output })) };
+      const allInvalid = results.length > 0 && results.every((result) => result.invalid);
+      return { messages: [...withAssistantTurn(context, true), toolMessage], invalidToolSteps: allInvalid ? context.invalidToolSteps + 1 : 0 };
+    }),
+    acceptModeSwitch: assign(({ event }) => (event.type === 'mode.switch' ? { modeSwitch: { to: event.to, planApproval: false } } : {})),
+    askForModeSwitch: assign(({ context, event }) => {
+      if (event.type !== 'mode.switch') return {};
+      const plan = judgeSwitch(context, event);
+      if (plan.kind !== 'needs-approval') return {};
+      const kind = plan.planApproval && context.state.plan ? ('plan' as const) : ('mode-switch' as const);
+      const reason = plan.request.addedRights?.length ? `${plan.request.to} mode allows more: ${plan.request.addedRights.join('; ')}` : `leaving ${plan.request.from} mode for ${plan.request.to} mode needs the user's approval`;
+      return { modeSwitch: { to: plan.request.to, planApproval: plan.planApproval, approval: { callId: `mode-switch-${context.step}`, kind, reason, modeSwitch: plan.request } } };
+    }),
+    refuseModeSwitch: assign(({ context, event }) => {
+      if (event.type !== 'mode.switch') return {};
+      const plan = judgeSwitch(context, event);
+      const note = plan.kind === 'refused' ? plan.note : plan.kind === 'needs-approval' ? plan.refusal : undefined;
+      return note ? { pendingNotes: [...(context.pendingNotes ?? []), note] } : {};
+    }),
+    startSwitchApproval: assign(({ context }) => ({ approvals: context.modeSwitch?.approval ? [context.modeSwitch.approval] : [] })),
+    recordDecision: assign(({ context, event }) => {
+      if (event.type !== 'approval.decided') return {};
+      const approvals = context.approvals.map((request) => (request.callId === event.callId ? { ...request, decision: event.decision } : request));
+      const checked = { ...context.checked };
+      const call = checked[event.callId];
+      if (call?.kind === 'ask') {
+        checked[event.callId] = event.decision.approved
+          ? { kind: 'ready', call: call.call, tool: call.tool, input: call.input, args: call.args, paths: call.paths }
+          : deniedCall(call.call, call.args, `${call.verdict.reason}; the user declined it${event.decision.reason ? `: ${event.decision.reason}` : ''}`);
+      }
+      const approval = context.modeSwitch?.approval;
+      const modeSwitch = context.modeSwitch && approval?.callId === event.callId ? { ...context.modeSwitch, approval: { ...approval, decision: event.decision } } : context.modeSwitch;
+      return { approvals, checked, ...(modeSwitch ? { modeSwitch } : {}) };
+    }),
+    settleModeSwitch: enqueueActions(({ context, enqueue }) => {
+      const notes = context.pendingNotes ?? [];
+      const inFlight = context.modeSwitch;
+      let messages = [...context.messages, ...notes];
+      let mode = context.mode;
+      if (inFlight) {
+        const decision = inFlight.approval?.decision;
+        if (!inFlight.approval || decision?.approved) {
+          const applied = applyModeSwitch({ state: context.state, mode, messages, resolveMode: context.modes.resolve }, inFlight.to, { approved: decision?.approved === true, planApproval: inFlight.planApproval });
+          messages = applied.messages;
+          mode = applied.mode;
+          if (applied.updates.length) enqueue.emit({ type: 'updates', updates: applied.updates });
+        } else {
+          messages = [...messages, declinedSwitchNote(mode, inFlight.to, decision?.reason)];
+        }
+      }
+      enqueue.assign({ messages, mode, modeSwitch: undefined, pendingNotes: undefined, approvals: [] });
+    }),
+    interrupt: assign({ interruptedIn: (_, params: { state: RunMachineStateName }) => params.state }),
+    fail: assign({ error: ({ event }, params: { code: string }) => toFailure((event as { error?: unknown }).error, params.code) }),
+    markStatus: assign({ status: (_, params: { status: RunMachineOutput['status'] }) => params.status }),
   },
 }).createMachine({
   id: 'run',
   context: ({ input }) => ({
-    step: 0,
+    step: input.resume?.step ?? 0,
     maxSteps: input.maxSteps,
     mode: input.mode,
     messages: input.messages,
-    turn: emptyTurn(),
-    usage: emptyUsage(),
+    modes: input.modes,
+    state: input.state,
+    canApproveModeSwitch: input.canApproveModeSwitch,
+    turn: input.resume?.turn ?? emptyTurn(),
+    sink: { current: input.resume?.turn ?? emptyTurn() },
+    usage: input.resume?.usage ?? emptyUsage(),
+    usageReported: input.resume?.usage !== undefined,
     invalidToolSteps: 0,
+    checked: {},
+    outcomes: {},
+    approvals: [],
+    ...(input.resume?.modeSwitch ? { modeSwitch: input.resume.modeSwitch } : {}),
+    lastText: '',
+    ...(input.resume ? { resume: input.resume } : {}),
   }),
-  initial: 'preparing',
-  on: { cancel: { target: '.cancelled' } },
+  initial: 'starting',
+  on: { 'work.failed': { target: '.failed', actions: assign({ error: ({ event }) => event.error }) } },
+  output: ({ context }) => runOutput(context),
   states: {
+    starting: {
+      always: [
+        { guard: 'resumesAtModeSwitch', target: 'awaitingApproval', actions: 'startSwitchApproval' },
+        { guard: 'resumesAtToolCalls', target: 'acting.checking' },
+        { target: 'preparing' },
+      ],
+    },
     preparing: {
+      initial: 'assembling',
+      on: { cancel: cancelFrom('preparing') },
+      states: {
+        assembling: {
+          invoke: {
+            src: 'prepareStep',
+            input: ({ context }) => ({ step: context.step, mode: context.mode, messages: context.messages }),
+            onDone: [
+              { guard: ({ event }) => event.output.needsCompaction, target: '#run.compacting', actions: assign(({ event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder })) },
+              { target: 'saving', actions: assign(({ event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder })) },
+            ],
+            onError: failWith('prepare_failed'),
+          },
+        },
+        saving: {
+          invoke: { src: 'saveCheckpoint', input: ({ context }) => ({ messages: context.messages, mode: context.mode }), onDone: '#run.sampling', onError: failWith('checkpoint_failed') },
+        },
+      },
+    },
+    compacting: {
+      on: { cancel: cancelFrom('compacting') },
       invoke: {
-        src: 'prepareStep',
-        input: ({ context }) => context,
-        onDone: {
-          target: 'sampling',
-          actions: assign({ mode: ({ event }) => event.output.mode, messages: ({ event }) => event.output.messages }),
-        },
-        onError: {
-          target: 'failed',
-          actions: assign({ error: ({ event }) => toFailure(event.error, 'prepare_failed') }),
-        },
+        src: 'compact',
+        input: ({ context }) => ({ mode: context.mode, messages: context.messages }),
+        onDone: { target: '#run.preparing.saving', actions: assign({ messages: ({ event }) => event.output.messages }) },
+        onError: failWith('compaction_failed'),
       },
     },
     sampling: {
       entry: 'countStep',
+      on: {
+        cancel: cancelFrom('sampling'),
+        'model.done': [
+          { guard: 'turnHasToolCalls', target: 'acting', actions: 'recordTurn' },
+          { target: 'finished', actions: ['recordTurn', 'appendFinalTurn'] },
+        ],
+        'model.failed': { target: 'failed', actions: ['recordTurn', 'appendFinalTurn', assign({ error: ({ event }) => (event as { error: RunFailure }).error })] },
+      },
       invoke: {
         src: 'streamModel',
-        input: ({ context }) => ({ step: context.step, mode: context.mode, messages: context.messages }),
-      },
-      on: {
-        'model.part': { actions: 'applyPart' },
-        'model.done': [
-          { guard: 'turnHasToolCalls', target: 'acting', actions: 'addTurnUsage' },
-          { target: 'finished', actions: ['addTurnUsage', 'appendFinalTurn'] },
-        ],
-        'model.failed': {
-          target: 'failed',
-          actions: ['addTurnUsage', 'appendFinalTurn', assign({ error: ({ event }) => event.error })],
-        },
+        input: ({ context }) => ({ step: context.step, mode: context.mode, messages: context.messages, sink: context.sink, ...(context.stepReminder ? { stepReminder: context.stepReminder } : {}) }),
+        onError: failWith('stream_failed'),
       },
     },
     acting: {
-      invoke: {
-        src: 'executeTools',
-        input: ({ context }) => ({ step: context.step, mode: context.mode, turn: context.turn, messages: context.messages }),
-        onDone: [
-          {
-            target: 'checkingLimits',
-            actions: assign({
-              messages: ({ context, event }) => {
-                const assistant = turnToAssistantMessage(context.turn, { includeToolCalls: true });
-                return [...context.messages, ...(assistant ? [assistant] : []), event.output.toolMessage];
-              },
-              invalidToolSteps: ({ context, event }) => (event.output.allInvalid ? context.invalidToolSteps + 1 : 0),
-            }),
+      initial: 'saving',
+      on: { cancel: cancelFrom('acting') },
+      states: {
+        // The calls are persisted before they run: a process that stops mid-tool leaves calls a resume can answer.
+        saving: {
+          invoke: { src: 'saveCheckpoint', input: ({ context }) => ({ messages: withAssistantTurn(context, true), mode: context.mode }), onDone: 'checking', onError: failWith('checkpoint_failed') },
+        },
+        checking: {
+          invoke: {
+            src: 'checkToolCalls',
+            input: ({ context }) => ({ step: context.step, mode: context.mode, turn: context.turn }),
+            onDone: [
+              { guard: ({ event }) => event.output.approvals.length > 0, target: '#run.awaitingApproval', actions: assign(({ event }) => ({ checked: event.output.checked, approvals: event.output.approvals })) },
+              { target: 'running', actions: assign({ checked: ({ event }) => event.output.checked }) },
+            ],
+            onError: failWith('tool_execution_failed'),
           },
-        ],
-        onError: {
-          target: 'failed',
-          actions: assign({ error: ({ event }) => toFailure(event.error, 'tool_execution_failed') }),
+        },
+        running: {
+          invoke: {
+            src: 'executeTools',
+            input: ({ context }) => ({ step: context.step, mode: context.mode, turn: context.turn, checked: context.checked, outcomes: context.outcomes }),
+            onError: failWith('tool_execution_failed'),
+          },
+          on: {
+            'tool.completed': { actions: assign({ outcomes: ({ context, event }) => ({ ...context.outcomes, [event.outcome.toolCallId]: event.outcome }) }) },
+            'mode.switch': [
+              { guard: 'switchAllowed', actions: 'acceptModeSwitch' },
+              { guard: 'switchNeedsApproval', actions: 'askForModeSwitch' },
+              { actions: 'refuseModeSwitch' },
+            ],
+            'tools.done': [
+              { guard: 'switchAwaitsApproval', target: '#run.awaitingApproval', actions: ['appendStepResults', 'startSwitchApproval'] },
+              { target: '#run.checkingLimits', actions: ['appendStepResults', 'settleModeSwitch'] },
+            ],
+          },
+        },
+      },
+    },
+    awaitingApproval: {
+      initial: 'saving',
+      on: { cancel: cancelFrom('awaitingApproval') },
+      states: {
+        // A new process continues from this checkpoint when this one stops while waiting.
+        saving: {
+          invoke: { src: 'saveCheckpoint', input: ({ context }) => ({ messages: waitingConversation(context), mode: context.mode }), onDone: 'waiting', onError: failWith('checkpoint_failed') },
+        },
+        waiting: {
+          invoke: {
+            src: 'awaitApprovals',
+            input: ({ context }) => ({ step: context.step, mode: context.mode, approvals: context.approvals, messages: waitingConversation(context) }),
+            onError: failWith('approval_failed'),
+          },
+          on: {
+            'approval.decided': [
+              { guard: 'lastToolApproval', target: '#run.acting.running', actions: 'recordDecision' },
+              { guard: 'lastSwitchApproval', target: '#run.checkingLimits', actions: ['recordDecision', 'settleModeSwitch'] },
+              { guard: 'isOpenApproval', actions: 'recordDecision' },
+            ],
+          },
         },
       },
     },
@@ -179,31 +289,45 @@ export const runMachine = setup({
         {
           guard: 'tooManyInvalidSteps',
           target: 'failed',
-          actions: assign({
-            error: () => ({
-              message: `The model sent only invalid tool calls ${maxInvalidToolSteps} steps in a row; the run was stopped.`,
-              code: 'invalid_tool_calls',
-            }),
-          }),
+          actions: assign({ error: () => ({ message: `The model sent only invalid tool calls ${maxInvalidToolSteps} steps in a row; the run was stopped.`, code: 'invalid_tool_calls' }) }),
         },
         {
           guard: 'reachedMaxSteps',
           target: 'failed',
           actions: assign({
-            error: ({ context }) => ({
-              message: `The run stopped after ${context.maxSteps} model calls (maxSteps). Send a follow-up to continue, or raise maxSteps.`,
-              code: 'max_steps',
-            }),
+            error: ({ context }) => ({ message: `The run stopped after ${context.maxSteps} model calls (maxSteps). Send a follow-up to continue, or raise maxSteps.`, code: 'max_steps' }),
           }),
         },
         { target: 'preparing' },
       ],
     },
-    finished: { type: 'final' },
-    failed: { type: 'final' },
-    cancelled: { type: 'final' },
+    finished: { type: 'final', entry: { type: 'markStatus', params: { status: 'finished' } } },
+    failed: { type: 'final', entry: { type: 'markStatus', params: { status: 'error' } } },
+    cancelled: { type: 'final', entry: { type: 'markStatus', params: { status: 'cancelled' } } },
   },
 });
+
+function isLastOpen(context: RunMachineContext, event: RunMachineEvent): boolean {
+  if (event.type !== 'approval.decided') return false;
+  const open = context.approvals.filter((request) => !request.decision);
+  return open.length === 1 && open[0]?.callId === event.callId;
+}
+
+/** While tool calls wait, the conversation ends with the assistant turn that made them (no results yet). */
+function waitingConversation(context: RunMachineContext): ModelMessage[] {
+  return context.approvals.some((request) => request.kind === 'tool') ? withAssistantTurn(context, true) : context.messages;
+}
+
+function runOutput(context: RunMachineContext): RunMachineOutput {
+  const base = { mode: context.mode, result: turnText(context.turn) || context.lastText, ...(context.usageReported ? { usage: context.usage } : {}) };
+  if (context.status === 'finished') return { ...base, status: 'finished', messages: context.messages };
+  if (context.status === 'cancelled') {
+    const partial = context.interruptedIn === 'sampling' ? context.sink.current : context.turn;
+    return { ...base, result: turnText(partial) || context.lastText, status: 'cancelled', messages: interruptedConversation(context), error: { message: 'The run was cancelled.', code: 'cancelled' } };
+  }
+  const error = context.error ?? { message: 'The run failed.', code: 'run_failed' };
+  return { ...base, status: 'error', messages: context.messages, error: { message: error.message, code: error.code } };
+}
 
 export function toFailure(error: unknown, fallbackCode: string): RunFailure {
   if (typeof error === 'object' && error !== null) {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ProviderError } from '../spec/errors/index.js';
 import type { LanguageModelV1, LanguageModelV1StreamPart } from '../spec/language-model/v1/index.js';
 import { retryDelayMs, defaultRetryPolicy } from './retry-policy.js';
@@ -83,6 +83,53 @@ describe('streamWithRetry', () => {
     ]);
     const parts = await collect(streamWithRetry(model, { prompt: [] }, { policy: { idleTimeoutMs: 50, initialDelayMs: 1 } }));
     expect(parts.map((part) => part.type)).toEqual(['text-delta']);
+  });
+
+  describe('the idle watchdog on a clock the test moves', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    it('lets a stream run longer than the idle timeout while its parts keep coming', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      const model = modelOf([
+        async function* () {
+          for (let index = 0; index < 6; index++) {
+            await sleep(40);
+            yield { type: 'text-delta', id: 't', delta: String(index) };
+          }
+        },
+      ]);
+      const pending = collect(streamWithRetry(model, { prompt: [] }, { policy: { idleTimeoutMs: 100, initialDelayMs: 1 } }));
+      await vi.advanceTimersByTimeAsync(400);
+      const parts = await pending;
+      expect(parts.map((part) => (part.type === 'text-delta' ? part.delta : part.type))).toEqual(['0', '1', '2', '3', '4', '5']);
+      expect(model.count).toBe(1);
+    });
+
+    it('aborts a gap between two parts that is longer than the idle timeout, with the stream_idle error', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      const model = modelOf([
+        async function* () {
+          yield { type: 'response-metadata', id: 'r1' };
+          await sleep(90);
+          yield { type: 'response-metadata', id: 'r2' };
+          await sleep(150);
+          yield { type: 'text-delta', id: 't', delta: 'too late' };
+        },
+        () => Promise.reject(new ProviderError('down', { provider: 'test', status: 400 })),
+      ]);
+      const pending = collect(streamWithRetry(model, { prompt: [] }, { policy: { idleTimeoutMs: 100, initialDelayMs: 1, maxDelayMs: 1 } }));
+      await vi.advanceTimersByTimeAsync(1_000);
+      const parts = await pending;
+      // The first gap (90 ms) is within the timeout; the second (150 ms) is not: the attempt is
+      // aborted as idle (retryable, no content yet), and the retry fails for good.
+      expect(parts.slice(0, 2).map((part) => part.type)).toEqual(['response-metadata', 'response-metadata']);
+      expect(model.count).toBe(2);
+      const last = parts.at(-1);
+      expect(last?.type === 'error' && ProviderError.isInstance(last.error) && last.error.attempts?.some((error) => ProviderError.isInstance(error) && error.code === 'stream_idle')).toBe(true);
+    });
   });
 
   it('computes jittered exponential delays', () => {

@@ -39,26 +39,21 @@ export async function* streamWithRetry(
     const signal = options.signal ? AbortSignal.any([options.signal, attemptController.signal]) : attemptController.signal;
     let started = false;
     let failure: unknown;
-    let idle = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const armWatchdog = () => {
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => {
-        idle = true;
-        attemptController.abort(new ProviderError(`The ${model.provider} stream sent nothing for ${Math.round(policy.idleTimeoutMs / 1000)} s; the request was aborted.`, { provider: model.provider, code: 'stream_idle', isRetryable: true }));
-      }, policy.idleTimeoutMs);
-    };
+    // One timer per attempt, re-armed only when it fires: a part just records when it arrived.
+    const watchdog = new IdleWatchdog(policy.idleTimeoutMs, () => {
+      attemptController.abort(new ProviderError(`The ${model.provider} stream sent nothing for ${Math.round(policy.idleTimeoutMs / 1000)} s; the request was aborted.`, { provider: model.provider, code: 'stream_idle', isRetryable: true }));
+    });
+    let parts: AbortableIterator<LanguageModelV1StreamPart> | undefined;
     try {
-      armWatchdog();
       const result = await model.doStream({ ...callOptions, abortSignal: signal });
-      // Pull parts with a race against the attempt's signal: a stream that ignores its signal
-      // (or a socket that never closes) cannot hold the run hostage past the watchdog.
-      const iterator = result.stream[Symbol.asyncIterator]();
+      // Each pull can be cut short by the attempt's signal: a stream that ignores its signal (or a
+      // socket that never closes) cannot hold the run hostage past the watchdog.
+      parts = new AbortableIterator(result.stream[Symbol.asyncIterator](), signal);
       for (;;) {
-        const next = await nextOrAbort(iterator, signal);
+        const next = await parts.next();
         if (next.done) break;
         const part = next.value;
-        armWatchdog();
+        watchdog.touch();
         if (part.type === 'error') {
           failure = part.error;
           break;
@@ -68,10 +63,11 @@ export async function* streamWithRetry(
       }
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
-      failure = idle ? attemptController.signal.reason : error;
-      if (!idle && isAbortError(error)) throw error;
+      failure = watchdog.fired ? attemptController.signal.reason : error;
+      if (!watchdog.fired && isAbortError(error)) throw error;
     } finally {
-      if (timer) clearTimeout(timer);
+      watchdog.stop();
+      parts?.dispose();
     }
     if (failure === undefined) return;
     errors.push(failure);
@@ -87,20 +83,70 @@ export async function* streamWithRetry(
   }
 }
 
-async function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal): Promise<IteratorResult<T>> {
-  if (signal.aborted) throw signal.reason;
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      void iterator.return?.().catch(() => undefined);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([iterator.next(), aborted]);
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
+/**
+ * Fires `onIdle` once when `touch` has not been called for `idleMs` (counted from creation). One
+ * timer: when it fires early because parts kept arriving, it is set again for the time left.
+ */
+class IdleWatchdog {
+  fired = false;
+  private lastActivity = performance.now();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly onIdle: () => void,
+  ) {
+    this.arm(idleMs);
+  }
+
+  touch(): void {
+    this.lastActivity = performance.now();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      const idleFor = performance.now() - this.lastActivity;
+      if (idleFor < this.idleMs) return this.arm(this.idleMs - idleFor);
+      this.fired = true;
+      this.onIdle();
+    }, delayMs);
+  }
+}
+
+/**
+ * An iterator whose pending `next()` rejects with the signal's reason when the signal aborts (and
+ * the underlying iterator is told to return). One abort listener for the whole stream, not one per part.
+ */
+class AbortableIterator<T> {
+  private rejectPending: ((reason: unknown) => void) | undefined;
+  private readonly onAbort = () => {
+    void this.iterator.return?.().catch(() => undefined);
+    this.rejectPending?.(this.signal.reason);
+  };
+
+  constructor(
+    private readonly iterator: AsyncIterator<T>,
+    private readonly signal: AbortSignal,
+  ) {
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    return new Promise((resolve, reject) => {
+      this.rejectPending = reject;
+      this.iterator.next().then(resolve, reject);
+    });
+  }
+
+  dispose(): void {
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.rejectPending = undefined;
   }
 }
 

@@ -31,10 +31,13 @@ export interface PermissionCheckRequest {
 }
 
 export interface PermissionResult {
-  decision: 'allow' | 'deny';
+  /** `ask` only with `deferAsk`: the caller asks the user (see PermissionEngineOptions.deferAsk). */
+  decision: 'allow' | 'deny' | 'ask';
   reason: string;
   /** The rule that decided, as written (`deny: shell(rm*) [user]`). */
   rule?: string;
+  /** With `ask`: what to show the person who answers (and pass to `canUseTool`). */
+  request?: PermissionRequest;
 }
 
 /** What a `canUseTool` callback is asked when a rule (or the default) says `ask`. */
@@ -59,6 +62,12 @@ export interface PermissionEngineOptions {
    */
   defaultDecision?: PermissionDecision;
   canUseTool?: CanUseTool;
+  /**
+   * Return `ask` decisions to the caller (with the request to show) instead of resolving them here:
+   * the run asks the user itself, through its durable awaitingApproval state. Set it only when the
+   * run has a way to get an answer; like `canUseTool`, it also routes sensitive-file writes to `ask`.
+   */
+  deferAsk?: boolean;
   /** Passed to `canUseTool`; without a callback, `ask` is always a deny. */
   interactive?: boolean;
   /** Explicit bypass: let writes reach protected paths (.git internals, .cairn/, shell start-up files). Default false. */
@@ -143,12 +152,13 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   async function resolveAsk(request: PermissionCheckRequest, reason: string, rule: ParsedPermissionRule | undefined, shellAnalysis?: ShellCommandAnalysis): Promise<PermissionResult> {
     const ruleText = rule ? describeRule(rule) : undefined;
     const withRule = (result: PermissionResult): PermissionResult => (ruleText ? { ...result, rule: ruleText } : result);
-    if (!options.canUseTool) {
-      return withRule({ decision: 'deny', reason: `${reason}; this call needs approval and no canUseTool callback was given (headless runs deny it)` });
-    }
     const permissionRequest: PermissionRequest = { ...request, reason, interactive: options.interactive ?? false };
     if (ruleText) permissionRequest.rule = ruleText;
     if (shellAnalysis) permissionRequest.shellAnalysis = shellAnalysis;
+    if (options.deferAsk) return withRule({ decision: 'ask', reason, request: permissionRequest });
+    if (!options.canUseTool) {
+      return withRule({ decision: 'deny', reason: `${reason}; this call needs approval and no canUseTool callback was given (headless runs deny it)` });
+    }
     const answer = await options.canUseTool(permissionRequest);
     const behavior = typeof answer === 'string' ? answer : answer.behavior;
     const message = typeof answer === 'string' ? undefined : answer.message;
@@ -217,7 +227,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     }
     // Files that make other programs run code (package.json scripts, CI workflows): someone who can
     // approve is asked, whatever the allow rules say; headless runs go on and the change is flagged.
-    const sensitive = writes && options.canUseTool ? normalized.paths.find((path) => sensitiveFileReason(normalized.cwd, path)) : undefined;
+    const sensitive = writes && (options.canUseTool || options.deferAsk) ? normalized.paths.find((path) => sensitiveFileReason(normalized.cwd, path)) : undefined;
     if (sensitive) return decide('ask', normalized, `changing ${sensitive} needs approval: ${sensitiveFileReason(normalized.cwd, sensitive)}`);
     const ask = firstMatch(askRules, normalized, 'any');
     if (ask) return decide('ask', normalized, `an ask rule matches (${ask.text})`, ask);

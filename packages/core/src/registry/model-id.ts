@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../spec/errors/index.js';
 import type { ModelCatalogEntry, ProviderSettings, ProviderV1 } from '../spec/provider/v1/index.js';
 import { closeMatches } from './close-matches.js';
+import { hostEnv } from '../util/host-env.js';
 
 /** Where a model id points: its provider, the id to build it with, and its catalog entry if known. */
 export interface ModelLocation {
@@ -19,7 +20,7 @@ const routerIds = ['auto-smart', 'auto'];
 
 /** True when the provider can be used with these settings; a provider that cannot tell counts as configured. */
 export function isProviderConfigured(provider: ProviderV1, options: ProviderConfigurationOptions): boolean {
-  return provider.isConfigured?.({ settings: options.providers?.[provider.id] ?? {}, env: options.env ?? process.env }) ?? true;
+  return provider.isConfigured?.({ settings: options.providers?.[provider.id] ?? {}, env: options.env ?? hostEnv() }) ?? true;
 }
 
 /** The provider's catalog entry with this id, else the one with this alias. */

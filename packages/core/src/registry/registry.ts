@@ -2,14 +2,15 @@ import { ConfigurationError } from '../spec/errors/index.js';
 import type { EmbeddingModelV1 } from '../spec/embedding-model/v1/index.js';
 import type { LanguageModelV1 } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
-import type { CairnPlugin } from '../spec/plugin/v1/index.js';
+import type { CairnPlugin, StoreFactory } from '../spec/plugin/v1/index.js';
 import type { ModelCatalogEntry, ModelSelection, ProviderSettings, ProviderV1 } from '../spec/provider/v1/index.js';
-import type { AgentStore } from '../spec/store/v1/index.js';
 import type { ToolDefinition } from '../spec/tool/v1/index.js';
 import { type AutoChoice, isRouterModelId, optimizeForParameter, routeAutoModel } from './auto-router.js';
+import { fallbackAgentMode, fallbackStores } from './fallbacks.js';
 import { isProviderConfigured, locateModel, tryLocateModel } from './model-id.js';
 import { type CallParams, parseModelParams } from './model-params.js';
-import { validateMode } from './validate-mode.js';
+import { planRegistration, type Registered, type RegisteredSlots } from './plugin-registration.js';
+import { hostEnv } from '../util/host-env.js';
 
 export interface ResolvedModel {
   model: LanguageModelV1;
@@ -35,16 +36,30 @@ export interface ResolveModelOptions {
   params?: ModelSelection['params'];
 }
 
-/** Where providers, tool packs, stores and modes are contributed and looked up. */
+/**
+ * Where providers, tool packs, stores and modes are contributed and looked up: the only way plugins
+ * enter. Ids are unique: a plugin that registers an id an earlier plugin registered must declare
+ * it in `replaces` (see CairnPlugin).
+ */
 export interface Registry {
+  /**
+   * Add a plugin. Throws a ConfigurationError, changing nothing, for an invalid mode or tool, an id
+   * another plugin registered (unless `replaces` names it) and a `replaces` entry that replaces
+   * nothing. The same plugin object a second time is a no-op.
+   */
   use(plugin: CairnPlugin): Registry;
   readonly plugins: readonly CairnPlugin[];
   provider(id: string): ProviderV1 | undefined;
   providers(): ProviderV1[];
   tools(): ToolDefinition[];
+  /** A registered mode; for `agent` without one, the built-in fallback agent mode. */
   mode(id: string): ModeDefinition | undefined;
+  /** The modes in effect: the registered ones, after the fallback agent mode when no plugin registered `agent`. */
   modes(): ModeDefinition[];
-  store(name: string): ((options: { home: string }) => AgentStore) | undefined;
+  /** The factory registered under a store name; `memory` is always there (a plugin may register its own). */
+  store(name: string): StoreFactory | undefined;
+  /** The names `store(name)` knows, for messages that list the choices. */
+  storeNames(): string[];
   /**
    * `provider/model`, a catalog id or alias without the provider (`gpt-5.2`), or the router
    * (`auto-smart`, `auto`). Throws a ConfigurationError naming close matches for an unknown id.
@@ -58,24 +73,21 @@ export interface Registry {
 
 export function createRegistry(plugins: CairnPlugin[] = []): Registry {
   const registered: CairnPlugin[] = [];
+  const slots: RegisteredSlots = { providers: new Map(), modes: new Map(), stores: new Map(), tools: new Map() };
+  const valuesOf = <T>(slot: keyof RegisteredSlots): T[] => [...slots[slot].values()].map((entry) => entry.value as T);
+  const lookup = <T>(slot: keyof RegisteredSlots, key: string): T | undefined => (slots[slot].get(key) as Registered<T> | undefined)?.value;
+  // Provider lookups (model ids) read a plain map, as before.
   const providerMap = new Map<string, ProviderV1>();
-  const toolMap = new Map<string, ToolDefinition>();
-  const modeMap = new Map<string, ModeDefinition>();
-  const storeMap = new Map<string, (options: { home: string }) => AgentStore>();
 
   const registry: Registry = {
     use(plugin) {
-      if (!plugin || typeof plugin.name !== 'string') throw new ConfigurationError('registry.use(plugin) needs a plugin object with a name.');
-      for (const provider of plugin.providers ?? []) providerMap.set(provider.id, provider);
-      for (const tool of plugin.tools ?? []) {
-        const existing = toolMap.get(tool.name);
-        if (existing && existing !== tool) {
-          throw new ConfigurationError(`Plugin "${plugin.name}" registers tool "${tool.name}", which another plugin already registered. Tool names must be unique.`);
-        }
-        toolMap.set(tool.name, tool);
+      if (!plugin || typeof plugin.name !== 'string' || !plugin.name) throw new ConfigurationError('registry.use(plugin) needs a plugin object with a name.');
+      if (registered.includes(plugin)) return registry;
+      for (const { slot, key, value } of planRegistration(plugin, slots)) {
+        // Map.set on an existing key keeps its place: a replacement is listed where the original was.
+        slots[slot].set(key, { value, plugin });
+        if (slot === 'providers') providerMap.set(key, value as ProviderV1);
       }
-      for (const mode of plugin.modes ?? []) modeMap.set(validateMode(mode, plugin.name).id, mode);
-      for (const [name, factory] of Object.entries(plugin.stores ?? {})) storeMap.set(name, factory);
       registered.push(plugin);
       return registry;
     },
@@ -84,10 +96,14 @@ export function createRegistry(plugins: CairnPlugin[] = []): Registry {
     },
     provider: (id) => providerMap.get(id),
     providers: () => [...providerMap.values()],
-    tools: () => [...toolMap.values()],
-    mode: (id) => modeMap.get(id),
-    modes: () => [...modeMap.values()],
-    store: (name) => storeMap.get(name),
+    tools: () => valuesOf<ToolDefinition>('tools'),
+    mode: (id) => lookup<ModeDefinition>('modes', id) ?? (id === fallbackAgentMode.id ? fallbackAgentMode : undefined),
+    modes: () => {
+      const modes = valuesOf<ModeDefinition>('modes');
+      return slots.modes.has(fallbackAgentMode.id) ? modes : [fallbackAgentMode, ...modes];
+    },
+    store: (name) => lookup<StoreFactory>('stores', name) ?? (Object.hasOwn(fallbackStores, name) ? fallbackStores[name] : undefined),
+    storeNames: () => [...new Set([...slots.stores.keys(), ...Object.keys(fallbackStores)])],
     resolveModel(modelId, options = {}) {
       if (isRouterModelId(modelId)) return resolveAuto([...providerMap.values()], options);
       const { provider, localId, entry: catalog } = locateModel(modelId, providerMap, options);
@@ -96,14 +112,14 @@ export function createRegistry(plugins: CairnPlugin[] = []): Registry {
       const callParams = parseModelParams(options.params, catalog ? (catalog.params ?? []) : undefined, id);
       const settings = { ...(options.providers?.[provider.id] ?? {}) };
       if (options.apiKey && !settings.apiKey) settings.apiKey = options.apiKey;
-      const model = provider.languageModel(localId, { settings, env: options.env ?? process.env });
+      const model = provider.languageModel(localId, { settings, env: options.env ?? hostEnv() });
       return { model, provider, id, ...(catalog ? { catalog } : {}), ...(callParams ? { callParams } : {}) };
     },
     resolveEmbeddingModel(modelId, options = {}) {
       const { provider, localId } = splitModelId(modelId, providerMap);
       if (!provider.embeddingModel) throw new ConfigurationError(`Provider "${provider.id}" has no embedding models.`);
       const settings = { ...(options.providers?.[provider.id] ?? {}) };
-      return provider.embeddingModel(localId, { settings, env: options.env ?? process.env });
+      return provider.embeddingModel(localId, { settings, env: options.env ?? hostEnv() });
     },
     listModels(options = {}) {
       return [...providerMap.values()].filter((provider) => isProviderConfigured(provider, options)).flatMap((provider) => provider.models?.() ?? []);
@@ -128,7 +144,7 @@ function resolveAuto(providers: ProviderV1[], options: ResolveModelOptions): Res
       'apiKey cannot be used with the router (auto-smart, auto): it picks among the configured providers, and a key belongs to one of them. Give each provider its key as providers.<id>.apiKey or its key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY), or choose a model of the key\'s provider.',
     );
   }
-  const env = options.env ?? process.env;
+  const env = options.env ?? hostEnv();
   const choice = routeAutoModel(providers, { ...(options.providers ? { providers: options.providers } : {}), env, ...(options.params ? { params: options.params } : {}) });
   const id = `${choice.provider.id}/${choice.entry.id}`;
   const catalog = { ...choice.entry, params: [...(choice.entry.params ?? []), optimizeForParameter] };

@@ -5,7 +5,7 @@ import type { ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
 import type { AgentOptions } from './agent-options.js';
 import type { AgentRuntime } from './agent-runtime.js';
 import { validateCustomTools } from './custom-tools.js';
-import { fallbackAgentMode } from './default-modes.js';
+import { registryFor } from './agent-registry.js';
 import { assertLoadableConfigFiles } from './settings-for-send.js';
 import { toolMatches } from './tool-set.js';
 
@@ -88,7 +88,8 @@ function knownNames(tools: readonly ToolDefinition[]): string {
 /** Checks every create/resume makes before an agent exists: nothing accepted here is silently ignored later. */
 export async function checkAgentOptions(runtime: AgentRuntime, options: Partial<AgentOptions>, where: string, cwd: string): Promise<void> {
   assertSettingSources(options.local?.settingSources, where);
-  const tools = [...runtime.registry.tools(), ...validateCustomTools(options.local?.customTools, runtime.registry.tools())];
+  const registry = registryFor(runtime, options);
+  const tools = [...registry.tools(), ...validateCustomTools(options.local?.customTools, registry.tools())];
   assertToolNames(options, tools, { where, cwd, settings: options.toolSettings ?? {} });
   await assertLoadableConfigFiles(options, cwd);
 }
@@ -103,10 +104,12 @@ export async function freshAgentId(store: AgentStore, agentId: string): Promise<
   return agentId;
 }
 
+/** The mode of that id in the runtime's registry (for `agent`, the fallback when none is registered), or a ConfigurationError listing the known ones. */
 export function assertMode(runtime: AgentRuntime, id: string): ModeDefinition {
-  const mode = runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : undefined);
+  const { registry } = runtime;
+  const mode = registry.mode(id);
   if (!mode) {
-    const known = [...new Set(['agent', ...runtime.registry.modes().map((entry) => entry.id)])].join(', ');
+    const known = registry.modes().map((entry) => entry.id).join(', ');
     throw new ConfigurationError(`Unknown mode "${id}". Known modes: ${known}. Register the mode's plugin (for plan, ask and debug: @cairn/modes).`);
   }
   return mode;

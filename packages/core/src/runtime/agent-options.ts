@@ -38,12 +38,32 @@ export interface LocalOptions {
    * says so); optional on Agent.resume, which keeps the stored one.
    */
   cwd?: string;
-  store?: AgentStore;
+  /**
+   * Where the agent is stored: a store object, or the name of a store a registered plugin provides
+   * (`'memory'` always; `'sqlite'` and `'jsonl'` with their store plugins), opened once per registry.
+   * Default: the store of `Cairn.configure`, else the instance's default store.
+   */
+  store?: AgentStore | string;
   /** Which on-disk layers load (default: project and user instructions, restricting rules only). */
   settingSources?: SettingSource[];
   customTools?: Record<string, CustomTool>;
   sandboxOptions?: SandboxOptions;
-  autoReview?: boolean;
+  /**
+   * Review each shell, MCP and web-fetch call with a model before it runs; a blocked call is
+   * denied and the model reads why. `true` reviews with the agent's own model; the object form
+   * (Cairn) names another model and the time limit. A review that fails or times out falls back to
+   * the permission rules, and the run says so once. Best-effort, not a security boundary
+   * (docs/permissions-and-sandbox.md, Auto-review).
+   */
+  autoReview?: boolean | AutoReviewOptions;
+}
+
+/** Cairn's object form of `local.autoReview`. */
+export interface AutoReviewOptions {
+  /** The reviewer's model (a small, fast one is enough). Default: the agent's model of the run. */
+  model?: ModelSelection | string;
+  /** Time limit of one review, retries included, in ms (default 30000); later the call follows the rules as usual. */
+  timeoutMs?: number;
 }
 
 export interface AgentOptions {
@@ -80,18 +100,33 @@ export interface AgentOptions {
   toolSettings?: Record<string, unknown>;
   /** The environment used for keys and handed to tools (default: process.env). */
   env?: Record<string, string | undefined>;
-  /** The registry of providers, tools and modes (default: the one the Cairn instance was created with). */
+  /**
+   * The registry this agent takes its models, tools, modes and named stores from, instead of the
+   * Cairn instance's (`createRegistry([...plugins])`). Not stored with the agent: pass it again on
+   * Agent.resume to keep using it.
+   */
   registry?: Registry;
   /** When and how the conversation is compacted (SPEC section 6). Default: 80 % of the model's window. */
   compaction?: CompactionPolicy;
   /** Typed in-process hooks (only `preCompact` so far). */
   hooks?: AgentHooks;
   /**
-   * Decides `switch_mode` requests whose transition requires approval (plan -> agent) during a run.
-   * Without it (headless) such a switch stays pending and the model is told it awaits the user; the
-   * user approves with `send(text, { mode: 'agent' })`, `send(text, { approvePlan: true })` or `agent.approvePlan()`.
+   * Decides `switch_mode` requests that need approval (plan -> agent, or a mode with more rights
+   * than the one the user chose) during a run. Without it and without `approvals: 'wait'`
+   * (headless) such a switch is refused and the model is told why; the user can still switch with
+   * `send(text, { mode: 'agent' })`, `send(text, { approvePlan: true })` or `agent.approvePlan()`.
    */
   approveModeSwitch?: ApproveModeSwitch;
+  /**
+   * What a run does when a call needs a person's approval (an `ask` rule, a mode switch, a plan):
+   * `'deny'` (default without callbacks: headless runs deny with the reason) or `'wait'`: the run
+   * moves to its awaitingApproval state, stores the request, and waits for `run.approve(callId, …)`
+   * from any process sharing the store (and for `canUseTool` / `approveModeSwitch` when given).
+   * The wait survives a restart: `Agent.resume` in a new process continues the waiting run.
+   */
+  approvals?: 'deny' | 'wait';
+  /** With `approvals: 'wait'`: deny a request nobody answered within this many milliseconds. Default: no limit. */
+  approvalTimeoutMs?: number;
   /**
    * Offer every tool in every mode (tools the mode does not allow are still refused when called), so
    * the tool list — the start of every request — stays byte-identical across mode switches. Default

@@ -9,7 +9,6 @@ import { type AgentRuntime, newId } from './agent-runtime.js';
 import { ConversationCheckpointer, loadConversation } from './conversation-checkpoint.js';
 import { repairConversation } from './conversation-repair.js';
 import { agentUsage, usageOfRun } from './cost.js';
-import { fallbackAgentMode } from './default-modes.js';
 import { normalizeModelSelection, resolveModelSelection, selectionOf } from './model-selection.js';
 import { Run, type RunResult } from './run.js';
 import { RunEventLog } from './run-event-log.js';
@@ -22,9 +21,19 @@ import { buildUserMessage, type UserMessage } from './user-message.js';
 import { createPermissionChecker } from './permission-checker.js';
 import { compactionBudget, defaultKeepRecentTurns } from './compaction.js';
 import { modeAtSend } from './mode-at-send.js';
-import { loadSendSettings, queryRuleReminders } from './settings-for-send.js';
+import { loadSendSettings, queryRuleReminders, type SendSettings } from './settings-for-send.js';
+import type { RunPlan } from './run-plan.js';
+import type { ModelMessage } from '../spec/language-model/v1/index.js';
+import type { ToolDefinition } from '../spec/tool/v1/index.js';
 import { assertMode, assertSupportedOptions, checkAgentOptions, freshAgentId } from './agent-option-checks.js';
 import { closeRun, recoverInterruptedRuns } from './recovery.js';
+import { agentRuntimeFor } from './agent-registry.js';
+import { resolveAgentStore } from './agent-store-choice.js';
+import { approvalSettingsFor, endPendingApprovals } from './run-approval-settings.js';
+import { resumePointOf, waitingMarker } from './run-resume.js';
+import { awaitingApprovalKey } from './run-approvals.js';
+import type { RunResumePoint } from '../machine/run-machine-types.js';
+import type { ApprovalRecord } from '../spec/store/v1/index.js';
 import { agentTurnQueue, type AgentTurnQueue } from './agent-turn-queue.js';
 import { runMessage, runStartEvents } from './run-start-events.js';
 import { sandboxRequirement } from './sandbox-requirement.js';
@@ -32,6 +41,17 @@ import { sdkStatusOf } from './status-message.js';
 import { addUsage, emptyUsage } from './token-usage.js';
 import { recordRunFileChange } from './file-changes.js';
 import { listAgentArtifacts, readAgentArtifact, type SDKArtifact } from './agent-artifacts.js';
+
+/** A run's record as it changes (file changes are recorded one at a time) while the run executes. */
+interface RunBook {
+  record: RunRecord;
+  fileChanges: Promise<void>;
+}
+
+/** Tokens one turn's tool outputs may take together: half the compaction budget, else a fixed cap. */
+function turnOutputTokensFor(budget: number | undefined): number {
+  return budget ? Math.floor(budget / 2) : 100_000;
+}
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
 export class CairnAgent {
@@ -45,18 +65,21 @@ export class CairnAgent {
   private currentMode: string;
   private readonly turns: AgentTurnQueue;
 
+  private readonly runtime: AgentRuntime;
+
   private constructor(
-    private readonly runtime: AgentRuntime,
+    runtime: AgentRuntime,
     private record: AgentRecord,
     private readonly options: AgentOptions,
     private readonly store: AgentStore,
     showModel = true,
   ) {
+    this.runtime = agentRuntimeFor(runtime, options);
     this.selection = record.model;
     this.shownSelection = showModel ? record.model : undefined;
     this.currentMode = record.mode;
-    this.resolved = resolveModelSelection(runtime.registry, this.selection, options);
-    this.turns = agentTurnQueue(runtime, store, record.agentId);
+    this.resolved = resolveModelSelection(this.runtime.registry, this.selection, options);
+    this.turns = agentTurnQueue(this.runtime, store, record.agentId);
   }
 
   /** @internal Use Agent.create. */
@@ -68,11 +91,13 @@ export class CairnAgent {
     const root = await canonicalWorkspaceRoot(cwd).catch(() => {
       throw new ConfigurationError(`The workspace folder ${cwd} does not exist. Create it or pass another local.cwd.`);
     });
-    const store = options.local?.store ?? runtime.store();
+    const agentRuntime = agentRuntimeFor(runtime, options);
+    const store = resolveAgentStore(runtime, options);
     const model = normalizeModelSelection(options.model ?? options.env?.CAIRN_MODEL ?? process.env.CAIRN_MODEL);
     const mode = options.mode ?? 'agent';
-    assertMode(runtime, mode);
-    await checkAgentOptions(runtime, options, 'Agent.create', root);
+    assertMode(agentRuntime, mode);
+    approvalSettingsFor(options, store);
+    await checkAgentOptions(agentRuntime, options, 'Agent.create', root);
     const agentId = options.agentId === undefined ? newId('agent') : await freshAgentId(store, options.agentId);
     const now = Date.now();
     const record: AgentRecord = {
@@ -95,15 +120,22 @@ export class CairnAgent {
   /** @internal Use Agent.resume. */
   static async load(runtime: AgentRuntime, agentId: string, options: Partial<AgentOptions>): Promise<CairnAgent> {
     assertSupportedOptions(options, 'Agent.resume');
-    const store = options.local?.store ?? runtime.store();
+    const store = resolveAgentStore(runtime, options);
     const record = await store.agents.get(agentId);
     if (!record) throw new ConfigurationError(`No agent ${agentId} in the store. List agents with Agent.list() (or \`cairn agents\`).`);
     const model = options.model ? normalizeModelSelection(options.model) : record.model;
     const merged: AgentOptions = { ...options, model, local: { ...options.local, cwd: options.local?.cwd ?? record.cwd } };
-    await checkAgentOptions(runtime, merged, 'Agent.resume', merged.local?.cwd ?? record.cwd);
+    await checkAgentOptions(agentRuntimeFor(runtime, merged), merged, 'Agent.resume', merged.local?.cwd ?? record.cwd);
+    approvalSettingsFor(merged, store);
     const agent = new CairnAgent(runtime, { ...record, model }, merged, store, options.model !== undefined);
-    await recoverInterruptedRuns(store, record, runtime.owner);
+    const waiting: RunRecord[] = [];
+    await recoverInterruptedRuns(store, record, runtime.owner, undefined, undefined, (run) => {
+      if (!waitingMarker(run) || !store.approvals) return false;
+      waiting.push(run);
+      return true;
+    });
     agent.record = (await store.agents.get(agentId)) ?? record;
+    for (const run of waiting) await agent.continueWaitingRun(run);
     return agent;
   }
 
@@ -187,9 +219,7 @@ export class CairnAgent {
   private async execute(run: Run, initial: RunRecord, log: RunEventLog, controller: AbortController, userMessage: UserMessage, requestedRunMode: string, options: SendOptions): Promise<RunResult> {
     let runMode = requestedRunMode;
     const started = Date.now();
-    let fileChangeQueue: Promise<void> = Promise.resolve();
-    let record: RunRecord = { ...initial, checkpointBefore: (await this.store.agents.get(this.agentId))?.checkpointRoot ?? this.record.checkpointRoot };
-    const append = (events: RunEvent[]) => log.append(events);
+    const book: RunBook = { record: { ...initial, checkpointBefore: (await this.store.agents.get(this.agentId))?.checkpointRoot ?? this.record.checkpointRoot }, fileChanges: Promise.resolve() };
     const message = runMessage(this.agentId, run.id);
     const stopHeartbeat = await this.turns.lease.keepAlive(run.id, controller);
     try {
@@ -199,34 +229,24 @@ export class CairnAgent {
       const history = repairConversation(snapshot.messages).messages;
       const state: Record<string, unknown> = { ...snapshot.state };
       const conversationMode = history.length === 0 ? this.currentMode : snapshot.mode;
-      const decided = modeAtSend({ approvePlan: options.approvePlan, requestedMode: options.mode, conversationMode, runMode, state, resolveMode: (id) => this.runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : undefined) });
+      const decided = modeAtSend({ approvePlan: options.approvePlan, requestedMode: options.mode, conversationMode, runMode, state, resolveMode: (id) => this.runtime.registry.mode(id) });
       if (decided.mode !== runMode) {
         runMode = decided.mode;
         assertMode(this.runtime, runMode);
       }
-      // The user chose the mode of this run: a switch the model asked for earlier is moot.
-      if (runMode !== conversationMode) delete state.pendingModeSwitch;
+      // A switch request is answered within its step; one left in an old conversation is moot.
+      delete state.pendingModeSwitch;
       if (decided.approval) this.currentMode = runMode;
       const mode = this.modeDefinition(runMode);
-      const tools = [...this.runtime.registry.tools(), ...customToolsToDefinitions(options.local?.customTools ?? this.options.local?.customTools)];
-      // Every checkpoint (each step, and before tools run) moves the agent row, so a killed process
-      // leaves the conversation of its last complete step for the next one.
-      const checkpointer = new ConversationCheckpointer(this.store.checkpoints, { root: this.record.checkpointRoot, messages: history }, {
-        onSave: async (root) => (this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, updatedAt: Date.now() })),
-      });
-      // A broken settings file ends this run with a clear error (and a closed run record), not a throw.
-      const settingsResult = await loadSendSettings(this.options, this.record.cwd, this.runtime.registry.modes()).then(
-        (value) => ({ value }),
-        (error: unknown) => ({ error: error as Error & { code?: string } }),
-      );
-      const settings = 'value' in settingsResult ? settingsResult.value : { config: { sources: { project: false, user: false, projectTrusted: false, userTrusted: false }, rules: [], permissionLayers: [] }, systemPrompt: '' };
+      const tools = this.runTools(options);
+      const settings = await this.loadSettings();
       const user = await buildUserMessage({
         message: userMessage,
         cwd: this.record.cwd,
         firstInConversation: history.length === 0,
         mode,
         modeChanged: history.length === 0 ? mode.id !== 'agent' || mode.promptBlocks.length > 0 : snapshot.mode !== mode.id,
-        reminders: [...(decided.approval ? [decided.approval.reminder] : []), ...queryRuleReminders(settings.config, userMessage.text, state)],
+        reminders: [...(decided.approval ? [decided.approval.reminder] : []), ...queryRuleReminders(settings.value.config, userMessage.text, state)],
       });
       const modeChange = decided.approval
         ? { from: conversationMode, source: 'plan-approval' as const }
@@ -243,90 +263,183 @@ export class CairnAgent {
         ...(decided.approval ? { approvalUpdate: decided.approval.update } : {}),
         ...(this.options.local?.autoReview ? { notices: [autoReviewFallbackNotice] } : {}),
       });
-      await append(startEvents);
+      await log.append(startEvents);
       // The opening updates (user-message-appended, a mode change) reach onDelta like every later one.
       for (const event of startEvents) if (event.kind === 'update') await options.onDelta?.({ update: event.update });
-      const permissions = createPermissionChecker(this.options, this.record.cwd, settings.config.permissionLayers);
-      const budget = compactionBudget(this.options.compaction, this.resolved.catalog);
-      const outcome: RunOutcome = 'error' in settingsResult
-        ? { status: 'error', result: '', messages: history, mode: mode.id, error: { message: settingsResult.error.message, code: settingsResult.error.code ?? 'configuration_error' } }
+      const checkpointer = this.checkpointerFor(history);
+      const outcome: RunOutcome = settings.error
+        ? { status: 'error', result: '', messages: history, mode: mode.id, error: { message: settings.error.message, code: settings.error.code ?? 'configuration_error' } }
         : controller.signal.aborted
-        ? { status: 'cancelled', result: '', messages: [...history, user], mode: mode.id, error: { message: 'The run was cancelled.', code: 'cancelled' } }
-        : await executeRun({
-            runId: run.id,
-            agentId: this.agentId,
-            cwd: this.record.cwd,
-            messages: [...history, user],
-            state,
-            mode: mode.id,
-            resolveMode: (id) => this.runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : undefined),
-            model: this.resolved,
-            maxSteps: options.maxSteps ?? this.options.maxSteps ?? 50,
-            tools,
-            ...(this.options.tools ? { allow: this.options.tools } : {}),
-            ...(this.options.disallowedTools ? { deny: this.options.disallowedTools } : {}),
-            checkPermission: (tool, input, paths, currentMode) => permissions.check(tool, input, paths, currentMode),
-            isPathDenied: (path, toolId) => permissions.isPathDenied(path, toolId),
-            readDeniedFiles: () => permissions.readDeniedFiles(),
-            sandboxFor: (definition) => sandboxRequirement(definition, this.options.local?.sandboxOptions),
-            store: this.store,
-            checkpointer,
-            log,
-            systemPrompt: settings.systemPrompt,
-            rules: settings.config.rules,
-            ...(budget ? { compaction: { budget, keepRecentTurns: this.options.compaction?.keepRecentTurns ?? defaultKeepRecentTurns } } : {}),
-            ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
-            ...(this.options.approveModeSwitch ? { approveModeSwitch: this.options.approveModeSwitch } : {}),
-            ...(this.options.stableToolList ? { stableToolList: true } : {}),
-            onModeChange: async (next) => {
-              this.currentMode = next;
-              this.record = await this.store.agents.update(this.agentId, { mode: next, updatedAt: Date.now() });
-            },
-            promptCacheKey: `cairn-${this.agentId}`,
-            ...(this.selectionParams() ? { callParams: this.selectionParams() } : {}),
-            ...(this.options.retry ? { retry: this.options.retry } : {}),
-            env: this.options.env ?? process.env,
-            // The explicit bypass reaches the tools too: they re-check protected paths at write time.
-            toolSettings: { ...(this.options.toolSettings ?? {}), ...(this.options.allowProtectedPathWrites ? { allowProtectedPathWrites: true } : {}) },
-            signal: controller.signal,
-            onDelta: async (event) => {
-              await this.recordTurnUsage(run, event.update);
-              await options.onDelta?.(event);
-            },
-            ...(options.onStep ? { onStep: options.onStep } : {}),
-            // Parallel tools record changes one at a time: each read-modify-write of fileChanges sees the last.
-            onFileChange: (change, toolCallId) => {
-              const recorded = fileChangeQueue.then(async () => {
-                record = await recordRunFileChange({ store: this.store, plugins: this.runtime.registry.plugins, cwd: this.record.cwd, agentId: this.agentId }, record, change, toolCallId);
-              });
-              fileChangeQueue = recorded.catch(() => undefined);
-              return recorded;
-            },
-          });
-      const root = await checkpointer.save(outcome.messages, state, outcome.mode);
-      if (outcome.mode !== runMode) this.currentMode = outcome.mode;
-      this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, mode: this.currentMode, model: this.selection, updatedAt: Date.now() });
-      // The final status event goes first: a reader that sees the record ended then finds it in the log.
-      await append([message({ type: 'status', status: sdkStatusOf(outcome.status), ...(outcome.error ? { error: outcome.error, message: outcome.error.message } : {}) })]);
-      const finishedAt = Date.now();
-      record = await this.store.runs.update(run.id, {
-        status: outcome.status,
-        result: outcome.result,
-        ...(outcome.error ? { error: outcome.error } : {}),
-        ...(outcome.usage ? { usage: outcome.usage } : {}),
-        finishedAt,
-        updatedAt: finishedAt,
-        durationMs: finishedAt - started,
-        checkpointAfter: root,
-        mode: outcome.mode,
-        ...(record.fileChanges ? { fileChanges: record.fileChanges } : {}),
-      });
-      run.updateRecord(record);
-      log.wakeAll();
-      return run.toResult();
+          ? { status: 'cancelled', result: '', messages: [...history, user], mode: mode.id, error: { message: 'The run was cancelled.', code: 'cancelled' } }
+          : await executeRun(this.runPlan({ run, book, log, controller, options, settings: settings.value, checkpointer, tools, state, mode: mode.id, messages: [...history, user] }));
+      return await this.finishRun(run, book, log, outcome, state, checkpointer, started, mode.id);
     } finally {
       stopHeartbeat();
     }
+  }
+
+  /**
+   * Continue a run that a stopped process left waiting for approval: this process takes the
+   * agent's lease and runs it from where it waited (its requests and their answers are in the store).
+   */
+  private async continueWaitingRun(waiting: RunRecord): Promise<Run> {
+    const controller = new AbortController();
+    const log = new RunEventLog(this.store.runEvents, waiting.runId);
+    await this.turns.admit(waiting.runId, false, this.record);
+    const owned = await this.store.runs.update(waiting.runId, { owner: this.runtime.owner, updatedAt: Date.now() });
+    let resolveDone!: (result: RunResult) => void;
+    const done = new Promise<RunResult>((resolve) => (resolveDone = resolve));
+    const run = new Run(this.store, owned, { log, cancel: () => controller.abort(), done });
+    this.lastSend = this.turns.enqueue(waiting.runId, controller, () => this.executeResumed(run, owned, log, controller).catch((error: unknown) => this.failedResult(run, error))).then(resolveDone);
+    return run;
+  }
+
+  private async executeResumed(run: Run, waiting: RunRecord, log: RunEventLog, controller: AbortController): Promise<RunResult> {
+    const started = waiting.createdAt;
+    const book: RunBook = { record: waiting, fileChanges: Promise.resolve() };
+    const stopHeartbeat = await this.turns.lease.keepAlive(run.id, controller);
+    try {
+      const snapshot = await loadConversation(this.store.checkpoints, this.record.checkpointRoot);
+      const state: Record<string, unknown> = { ...snapshot.state };
+      const approvals: ApprovalRecord[] = (await this.store.approvals?.list({ runId: run.id })) ?? [];
+      const point = resumePointOf(waiting, approvals, snapshot.messages);
+      const checkpointer = this.checkpointerFor(point ? point.messages : repairConversation(snapshot.messages).messages);
+      const settings = await this.loadSettings();
+      const outcome: RunOutcome = !point
+        ? { status: 'error', result: '', messages: repairConversation(snapshot.messages).messages, mode: snapshot.mode, error: { message: 'The run waited for approval, but its saved conversation does not show what it waited for; it was closed.', code: 'interrupted' } }
+        : settings.error
+          ? { status: 'error', result: '', messages: repairConversation(snapshot.messages).messages, mode: point.mode, error: { message: settings.error.message, code: settings.error.code ?? 'configuration_error' } }
+          : await executeRun(this.runPlan({ run, book, log, controller, options: {}, settings: settings.value, checkpointer, tools: this.runTools({}), state, mode: point.mode, messages: point.messages, resume: point.resume }));
+      return await this.finishRun(run, book, log, outcome, state, checkpointer, started, point?.mode ?? snapshot.mode);
+    } finally {
+      stopHeartbeat();
+    }
+  }
+
+  private runTools(options: SendOptions) {
+    return [...this.runtime.registry.tools(), ...customToolsToDefinitions(options.local?.customTools ?? this.options.local?.customTools)];
+  }
+
+  /** Settings files of the send; a broken one ends the run with a clear error (and a closed run record), not a throw. */
+  private async loadSettings(): Promise<{ value: SendSettings; error?: Error & { code?: string } }> {
+    try {
+      return { value: await loadSendSettings(this.options, this.record.cwd, this.runtime.registry.modes()) };
+    } catch (error) {
+      const value: SendSettings = { config: { sources: { project: false, user: false, projectTrusted: false, userTrusted: false }, rules: [], permissionLayers: [] }, systemPrompt: '' };
+      return { value, error: error as Error & { code?: string } };
+    }
+  }
+
+  /**
+   * Every checkpoint (each step, and before tools run) moves the agent row, so a killed process
+   * leaves the conversation of its last complete step for the next one.
+   */
+  private checkpointerFor(history: ModelMessage[]): ConversationCheckpointer {
+    return new ConversationCheckpointer(this.store.checkpoints, { root: this.record.checkpointRoot, messages: history }, {
+      onSave: async (root) => (this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, updatedAt: Date.now() })),
+    });
+  }
+
+  private runPlan(input: {
+    run: Run; book: RunBook; log: RunEventLog; controller: AbortController; options: SendOptions; settings: SendSettings; checkpointer: ConversationCheckpointer;
+    tools: ToolDefinition[]; state: Record<string, unknown>; mode: string; messages: ModelMessage[]; resume?: RunResumePoint;
+  }): RunPlan {
+    const { run, book, options, settings } = input;
+    const approvals = approvalSettingsFor(this.options, this.store);
+    const permissions = createPermissionChecker(this.options, this.record.cwd, settings.config.permissionLayers, { deferAsk: approvals.askTools });
+    const budget = compactionBudget(this.options.compaction, this.resolved.catalog);
+    return {
+      runId: run.id,
+      agentId: this.agentId,
+      cwd: this.record.cwd,
+      messages: input.messages,
+      state: input.state,
+      mode: input.mode,
+      resolveMode: (id) => this.runtime.registry.mode(id),
+      model: this.resolved,
+      maxSteps: options.maxSteps ?? this.options.maxSteps ?? 50,
+      tools: input.tools,
+      ...(this.options.tools ? { allow: this.options.tools } : {}),
+      ...(this.options.disallowedTools ? { deny: this.options.disallowedTools } : {}),
+      checkPermission: (tool, toolInput, paths, currentMode) => permissions.check(tool, toolInput, paths, currentMode),
+      isPathDenied: (path, toolId) => permissions.isPathDenied(path, toolId),
+      readDeniedFiles: () => permissions.readDeniedFiles(),
+      sandboxFor: (definition) => sandboxRequirement(definition, this.options.local?.sandboxOptions),
+      store: this.store,
+      checkpointer: input.checkpointer,
+      log: input.log,
+      systemPrompt: settings.systemPrompt,
+      rules: settings.config.rules,
+      ...(budget ? { compaction: { budget, keepRecentTurns: this.options.compaction?.keepRecentTurns ?? defaultKeepRecentTurns } } : {}),
+      turnOutputTokens: turnOutputTokensFor(budget),
+      ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
+      approvals,
+      canApproveModeSwitch: approvals.askModeSwitches,
+      ...(input.resume ? { resume: input.resume } : {}),
+      ...(this.options.stableToolList ? { stableToolList: true } : {}),
+      onModeChanged: (next) => {
+        this.currentMode = next;
+      },
+      promptCacheKey: `cairn-${this.agentId}`,
+      ...(this.selectionParams() ? { callParams: this.selectionParams() } : {}),
+      ...(this.options.retry ? { retry: this.options.retry } : {}),
+      env: this.options.env ?? process.env,
+      // The explicit bypass reaches the tools too: they re-check protected paths at write time.
+      toolSettings: { ...(this.options.toolSettings ?? {}), ...(this.options.allowProtectedPathWrites ? { allowProtectedPathWrites: true } : {}) },
+      signal: input.controller.signal,
+      onDelta: async (event) => {
+        await this.recordTurnUsage(run, event.update);
+        await options.onDelta?.(event);
+      },
+      ...(options.onStep ? { onStep: options.onStep } : {}),
+      // Parallel tools record changes one at a time: each read-modify-write of fileChanges sees the last.
+      onFileChange: (change, toolCallId) => {
+        const recorded = book.fileChanges.then(async () => {
+          book.record = await recordRunFileChange({ store: this.store, plugins: this.runtime.registry.plugins, cwd: this.record.cwd, agentId: this.agentId }, book.record, change, toolCallId);
+        });
+        book.fileChanges = recorded.catch(() => undefined);
+        return recorded;
+      },
+    };
+  }
+
+  /**
+   * End a run: the final checkpoint (after every save of the run settled, so nothing moves the
+   * agent's pointer after it), open approvals denied, the final status event, then the record.
+   */
+  private async finishRun(run: Run, book: RunBook, log: RunEventLog, outcome: RunOutcome, state: Record<string, unknown>, checkpointer: ConversationCheckpointer, started: number, startMode: string): Promise<RunResult> {
+    await checkpointer.settled();
+    const root = await checkpointer.save(outcome.messages, state, outcome.mode);
+    // A mode the run switched to stays the agent's; a mode given for this send only does not.
+    if (outcome.mode !== startMode) this.currentMode = outcome.mode;
+    this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, mode: this.currentMode, model: this.selection, updatedAt: Date.now() });
+    await endPendingApprovals(approvalSettingsFor(this.options, this.store).channel, run.id);
+    // The final status event goes first: a reader that sees the record ended then finds it in the log.
+    await log.append([runMessage(this.agentId, run.id)({ type: 'status', status: sdkStatusOf(outcome.status), ...(outcome.error ? { error: outcome.error, message: outcome.error.message } : {}) })]);
+    await book.fileChanges;
+    const finishedAt = Date.now();
+    const { [awaitingApprovalKey]: _waited, ...metadata } = (await this.store.runs.get(run.id))?.metadata ?? {};
+    book.record = await this.store.runs.update(run.id, {
+      status: outcome.status,
+      result: outcome.result,
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(outcome.usage ? { usage: outcome.usage } : {}),
+      finishedAt,
+      updatedAt: finishedAt,
+      durationMs: finishedAt - started,
+      checkpointAfter: root,
+      mode: outcome.mode,
+      metadata,
+      ...(book.record.fileChanges ? { fileChanges: book.record.fileChanges } : {}),
+    });
+    run.updateRecord(book.record);
+    log.wakeAll();
+    return run.toResult();
+  }
+
+  /** Requests for approval of this agent's runs that nobody answered yet, oldest first. */
+  async pendingApprovals(): Promise<ApprovalRecord[]> {
+    return approvalSettingsFor(this.options, this.store).channel.store.list({ agentId: this.agentId, status: 'pending' });
   }
 
   /**
@@ -350,7 +463,7 @@ export class CairnAgent {
   }
 
   private modeDefinition(id: string): ModeDefinition {
-    return this.runtime.registry.mode(id) ?? (id === 'agent' ? fallbackAgentMode : assertMode(this.runtime, id));
+    return this.runtime.registry.mode(id) ?? assertMode(this.runtime, id);
   }
 
   /** The model a run uses as run.model shows it: the concrete id with the selection's params. */

@@ -1,8 +1,8 @@
 import type { RetryPolicy } from '../model-call/retry-policy.js';
 import type { InteractionUpdate } from '../spec/events/v1/index.js';
 import type { LanguageModelV1, LanguageModelV1FunctionTool, ModelMessage } from '../spec/language-model/v1/index.js';
-import { type AgentHooks, compactionFailed, pruneOldToolOutputs, tailStart } from './compaction.js';
-import { compactedHead, summarizeConversation } from './compaction-summary.js';
+import { type AgentHooks, clipTail, compactionFailed, defaultLowWaterShare, defaultTailShare, pruneOldToolOutputs, tailStartByTokens } from './compaction.js';
+import { headFor, planSummary, summarizeConversation, summaryInstruction, summaryTokenLimit } from './compaction-summary.js';
 import { type ContextTokenMeter, estimateMessagesTokens, estimateTextTokens, estimateToolsTokens, quickCheckShare } from './compaction-tokens.js';
 
 export interface CompactionStepInput {
@@ -15,90 +15,144 @@ export interface CompactionStepInput {
   tools: readonly LanguageModelV1FunctionTool[];
   meter: ContextTokenMeter;
   budget: number;
+  /** Upper bound on the turns kept verbatim; which are kept is decided by `tailShare`. */
   keepRecentTurns: number;
+  /** Share of the budget a compaction frees the conversation down to (CompactionPolicy.lowWaterShare). */
+  lowWaterShare?: number;
+  /** Share of the budget the kept newest turns may fill (CompactionPolicy.tailShare). */
+  tailShare?: number;
   model: LanguageModelV1;
   modeReminder: string;
+  /** The conversation's cache key and call parameters, so the summary request shares its cache. */
+  promptCacheKey?: string;
+  callParams?: Record<string, string | number | boolean>;
   hooks?: AgentHooks;
   retry?: Partial<RetryPolicy>;
+  /** Aborts the compaction: it throws the signal's reason and reports nothing more. */
   signal: AbortSignal;
   /** Streams updates (`summary-*`) and the `compacting` status. */
   notify(event: { update?: InteractionUpdate; status?: string }): Promise<void>;
 }
 
+export type CompactionGateInput = Pick<CompactionStepInput, 'messages' | 'systemPrompt' | 'tools' | 'meter' | 'budget'>;
+
 /**
- * Keep the next request inside the budget (SPEC section 6): when the estimate exceeds it, prune old
- * tool outputs; when that is not enough, summarise everything before the newest turns with the
- * model. The result must fit, or the run stops with `compaction_failed`: never a compaction loop.
+ * Whether the next request is over the budget, so the run must compact before it: the gate
+ * `compactIfNeeded` uses, cheap and synchronous. Far below the budget a chars/4 estimate decides;
+ * near it the exact count (provider-reported tokens of the previous request plus an estimate of
+ * what was appended since).
+ */
+export function needsCompaction(input: CompactionGateInput): boolean {
+  const request = { systemPrompt: input.systemPrompt, tools: input.tools, messages: input.messages };
+  if (input.meter.estimate(request, false).tokens <= input.budget * quickCheckShare) return false;
+  return input.meter.estimate(request).tokens > input.budget;
+}
+
+/**
+ * Keep the next request inside the budget (SPEC section 6; docs/compaction.md). When it is over:
+ * keep the newest turns by size (clipping the newest turn's tool outputs when it alone is too big),
+ * prune old tool outputs oldest first down to the low-water mark, and when that is not enough,
+ * summarise the older part with the model in a request that shares the conversation's cached
+ * prefix. Whether a summary can fit is decided before it is requested; the result must fit, or the
+ * run stops with `compaction_failed`: never a compaction loop, never a pointless model call.
  */
 export async function compactIfNeeded(input: CompactionStepInput): Promise<{ messages: ModelMessage[]; compacted: boolean }> {
-  const request = { systemPrompt: input.systemPrompt, tools: input.tools, messages: input.messages };
-  // Far below the budget a chars/4 estimate is enough; the exact count (and its tokenizer) is for near it.
-  if (input.meter.estimate(request, false).tokens <= input.budget * quickCheckShare) return { messages: input.messages, compacted: false };
+  throwIfAborted(input.signal);
+  if (!needsCompaction(input)) return { messages: input.messages, compacted: false };
+  const before = input.meter.estimate({ systemPrompt: input.systemPrompt, tools: input.tools, messages: input.messages }).tokens;
+  const hook = await untilAborted(Promise.resolve(input.hooks?.preCompact?.({ agentId: input.agentId, runId: input.runId, trigger: 'auto', mode: input.mode, tokens: before, budget: input.budget })), input.signal);
+  await notify(input, { status: `The conversation needs about ${before} tokens, over the budget of ${input.budget}: compacting.` });
+
   const fixed = estimateTextTokens(input.systemPrompt) + estimateToolsTokens(input.tools);
-  const before = input.meter.estimate(request).tokens;
-  if (before <= input.budget) return { messages: input.messages, compacted: false };
-  const hook = await input.hooks?.preCompact?.({ agentId: input.agentId, runId: input.runId, trigger: 'auto', mode: input.mode, tokens: before, budget: input.budget });
-  await input.notify({ status: `The conversation needs about ${before} tokens, over the budget of ${input.budget}: compacting.` });
-  input.meter.reset();
-  // Rules injected earlier live in the messages that are about to be pruned or summarised.
-  delete input.state.rulesApplied;
+  const tailTokens = Math.floor(input.budget * (input.tailShare ?? defaultTailShare));
+  const lowWater = Math.floor(input.budget * (input.lowWaterShare ?? defaultLowWaterShare));
+  const start = tailStartByTokens(input.messages, { maxTokens: tailTokens, maxTurns: input.keepRecentTurns });
+  const tail = clipTail(input.messages.slice(start), tailTokens).messages;
+  const older = input.messages.slice(0, start);
+  const current = fixed + estimateMessagesTokens(older) + estimateMessagesTokens(tail);
+  // One large batch: free everything down to the low-water mark, so the next requests only append.
+  const pruned = pruneOldToolOutputs(older, { end: older.length, freeTokens: current - lowWater });
+  const afterPrune = current - pruned.freedTokens;
+  if (afterPrune <= lowWater) return finish(input, [...pruned.messages, ...tail], before, afterPrune);
 
-  const pruned = pruneOldToolOutputs(input.messages, input.keepRecentTurns);
-  const afterPrune = fixed + estimateMessagesTokens(pruned.messages);
-  if (afterPrune <= input.budget) {
-    await input.notify({ update: { type: 'summary-completed', tokensBefore: before, tokensAfter: afterPrune } });
-    return { messages: pruned.messages, compacted: true };
+  const instructions = hook && typeof hook === 'object' && hook.instructions ? hook.instructions : undefined;
+  const summaryTokens = summaryTokenLimit(input.budget);
+  const instruction = summaryInstruction({ wordLimit: Math.floor(summaryTokens * 0.6), ...(instructions ? { instructions } : {}) });
+  const prunedAll = pruneOldToolOutputs(older, { end: older.length });
+  const plan = planSummary({
+    fixedTokens: fixed,
+    budget: input.budget,
+    olderAsSent: older,
+    olderPruned: prunedAll.messages,
+    tail,
+    instruction,
+    emptyHead: (slice, remainder) => headFor({ summary: '', modeReminder: input.modeReminder, state: input.state, slice, kept: [...remainder, ...tail] }),
+  });
+  if (typeof plan === 'string') {
+    // Pruning alone fits, just above the low-water mark: better than a summary that cannot help.
+    if (afterPrune <= input.budget) return finish(input, [...pruned.messages, ...tail], before, afterPrune);
+    throw compactionFailed(
+      `Compaction failed before asking for a summary: ${plan}, over the budget of ${input.budget}. Raise compaction.maxTokens, lower compaction.tailShare (the newest turn's own text cannot be cut), or start a new agent.`,
+    );
   }
 
-  const start = tailStart(pruned.messages, input.keepRecentTurns);
-  const older = pruned.messages.slice(0, start);
-  const tail = pruned.messages.slice(start);
-  if (older.length === 0) {
-    throw compactionFailed(`Compaction failed: the newest ${input.keepRecentTurns} turns alone need about ${afterPrune} tokens, over the budget of ${input.budget}. Lower compaction.keepRecentTurns, raise compaction.maxTokens, or start a new agent.`);
-  }
-  await input.notify({ update: { type: 'summary-started' } });
+  await notify(input, { update: { type: 'summary-started' } });
   const summary = await summarizeConversation({
     model: input.model,
-    older,
-    budgetTokens: input.budget,
-    ...(hook && typeof hook === 'object' && hook.instructions ? { instructions: hook.instructions } : {}),
+    systemPrompt: input.systemPrompt,
+    tools: input.tools,
+    slice: plan.slice,
+    instruction,
+    maxTokens: summaryTokens,
+    ...(input.promptCacheKey ? { promptCacheKey: input.promptCacheKey } : {}),
+    ...(input.callParams ? { callParams: input.callParams } : {}),
     signal: input.signal,
     ...(input.retry ? { retry: input.retry } : {}),
   });
-  await input.notify({ update: { type: 'summary', summary } });
-  const latestQuery = latestUserQuery(older);
-  const userInfo = firstTagBlock(older, 'user_info');
-  const head = compactedHead({ summary, modeReminder: input.modeReminder, state: input.state, ...(userInfo ? { userInfo } : {}), ...(latestQuery ? { latestQuery } : {}) });
-  const messages = [head, ...tail];
+  await notify(input, { update: { type: 'summary', summary } });
+  const head = headFor({ summary, modeReminder: input.modeReminder, state: input.state, slice: plan.slice, kept: [...plan.remainder, ...tail] });
+  const messages = [head, ...plan.remainder, ...tail];
   const after = fixed + estimateMessagesTokens(messages);
   if (after > input.budget) {
-    throw compactionFailed(`Compaction failed: after summarising, the conversation still needs about ${after} tokens, over the budget of ${input.budget}. Lower compaction.keepRecentTurns or raise compaction.maxTokens.`);
+    throw compactionFailed(`Compaction failed: after summarising, the conversation still needs about ${after} tokens, over the budget of ${input.budget}. Lower compaction.tailShare or raise compaction.maxTokens.`);
   }
-  await input.notify({ update: { type: 'summary-completed', tokensBefore: before, tokensAfter: after } });
+  // Rules injected earlier may have been summarised away: let them be injected again.
+  delete input.state.rulesApplied;
+  return finish(input, messages, before, after);
+}
+
+async function finish(input: CompactionStepInput, messages: ModelMessage[], before: number, after: number): Promise<{ messages: ModelMessage[]; compacted: true }> {
+  input.meter.reset();
+  await notify(input, { update: { type: 'summary-completed', tokensBefore: before, tokensAfter: after } });
   return { messages, compacted: true };
 }
 
-function textOf(message: ModelMessage): string {
-  if (typeof message.content === 'string') return message.content;
-  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+/** Report only while the run lives: after an abort nothing more is said, and the abort wins. */
+async function notify(input: CompactionStepInput, event: { update?: InteractionUpdate; status?: string }): Promise<void> {
+  throwIfAborted(input.signal);
+  await input.notify(event);
+  throwIfAborted(input.signal);
 }
 
-/** The newest `<user_query>` block among the summarised messages. */
-function latestUserQuery(messages: readonly ModelMessage[]): string | undefined {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index];
-    if (message?.role !== 'user') continue;
-    const block = /<user_query>[\s\S]*?<\/user_query>/.exec(textOf(message));
-    if (block) return block[0];
-  }
-  return undefined;
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason;
 }
 
-function firstTagBlock(messages: readonly ModelMessage[], tag: string): string | undefined {
-  for (const message of messages) {
-    if (message.role !== 'user') continue;
-    const block = new RegExp(`<${tag}>[\\s\\S]*?</${tag}>`).exec(textOf(message));
-    if (block) return block[0];
-  }
-  return undefined;
+/** A hook that ignores the signal must not hold a cancelled run. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

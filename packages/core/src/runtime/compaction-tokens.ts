@@ -16,14 +16,41 @@ export const quickCheckShare = 0.6;
 // so one huge tool output cannot stall a step.
 const exactLimit = 50_000;
 const perMessageOverhead = 4;
-const perImageTokens = 1_000;
+/** What one image is counted as: providers bill images by size, ~1k tokens is a typical screenshot. */
+export const perImageTokens = 1_000;
 const exactCache = new WeakMap<object, number>();
 const quickCache = new WeakMap<object, number>();
 
 /** Tokens of a text: the o200k count with `exact`, else chars/4. */
 export function estimateTextTokens(text: string, exact = true): number {
   if (text.length === 0) return 0;
-  return !exact || text.length > exactLimit ? Math.ceil(text.length / 4) : loadTokenizer().countTokens(text);
+  return !exact || text.length > exactLimit ? Math.ceil(text.length / 4) : countExact(text);
+}
+
+// BPE merging is quadratic in the length of one pre-tokenized word: 40 000 characters without a
+// space (base64, a minified line, a row of emoji) take seconds. Such runs are counted in pieces,
+// which costs at most one token per piece more than the true count and stays linear.
+const hasLongRun = /\S{256}/;
+const longRun = /\S{256,}/g;
+const runPiece = 128;
+
+function countExact(text: string): number {
+  const { countTokens } = loadTokenizer();
+  if (!hasLongRun.test(text)) return countTokens(text);
+  let tokens = 0;
+  let last = 0;
+  for (const match of text.matchAll(longRun)) {
+    tokens += countTokens(text.slice(last, match.index));
+    for (let start = 0; start < match[0].length; ) {
+      let end = Math.min(match[0].length, start + runPiece);
+      // Never split a surrogate pair between pieces.
+      if (end < match[0].length && /[\uD800-\uDBFF]/.test(match[0].charAt(end - 1))) end++;
+      tokens += countTokens(match[0].slice(start, end));
+      start = end;
+    }
+    last = match.index + match[0].length;
+  }
+  return tokens + countTokens(text.slice(last));
 }
 
 /** Estimated tokens of one message; cached per message object (messages are never mutated). */

@@ -1,4 +1,4 @@
-import { hashBlob, storeBlob } from '../store/blob-hash.js';
+import { hashBlob } from '../store/blob-hash.js';
 import type { JSONValue } from '../spec/json.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { CheckpointStore } from '../spec/store/v1/index.js';
@@ -29,10 +29,6 @@ export interface ConversationSnapshot {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-async function putJson(store: CheckpointStore, value: unknown): Promise<string> {
-  return storeBlob(store, encoder.encode(JSON.stringify(value)));
-}
 
 async function getJson<T>(store: CheckpointStore, hash: string): Promise<T> {
   const bytes = await store.getBlob(hash);
@@ -87,11 +83,28 @@ export async function loadConversation(store: CheckpointStore, root: string | nu
   return { messages: messages.slice(), state, mode, root };
 }
 
+/** One blob of a save, before it is written. */
+interface PendingBlob {
+  hash: string;
+  data: Uint8Array;
+}
+
+async function encodeBlob(value: unknown): Promise<PendingBlob> {
+  const data = encoder.encode(JSON.stringify(value));
+  return { hash: await hashBlob(data), data };
+}
+
 /**
  * Writes checkpoints for one agent as its conversation grows. `save` appends a root for the messages
  * added since the last save; when the conversation was rewritten (compaction) it starts a new chain.
  * `onSave` is told each new root (the agent row points at it, so a killed process leaves the
  * conversation of its last complete step behind).
+ *
+ * Saves run one at a time, in call order; each captures its messages and state when called. Only
+ * blobs this checkpointer has not written yet are written, in one `putBlobs` call where the store
+ * has it (one transaction), children before the root that names them. A save whose `signal` is
+ * aborted before the pointer moves rejects with the signal's reason and does not call `onSave`
+ * (its blobs may be written: unreferenced content-addressed blobs are harmless).
  */
 export class ConversationCheckpointer {
   private root: string | null;
@@ -100,6 +113,8 @@ export class ConversationCheckpointer {
   private savedHashes: Array<string | undefined>;
   private savedState: string | null | undefined;
   private savedMode: string | undefined;
+  /** The save in flight (or the last one); never rejects. */
+  private last: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: CheckpointStore,
@@ -115,24 +130,43 @@ export class ConversationCheckpointer {
     return this.root;
   }
 
-  async save(messages: ModelMessage[], state: Record<string, unknown>, mode: string): Promise<string> {
+  /** Save after the saves before it; resolves to the root the agent row now points at. */
+  save(messages: ModelMessage[], state: Record<string, unknown>, mode: string, options: { signal?: AbortSignal } = {}): Promise<string> {
+    // Captured now: the caller goes on changing its arrays and tool state while earlier saves run.
+    const snapshot = { messages: messages.slice(), state: Object.keys(state).length === 0 ? null : encoder.encode(JSON.stringify(state)), mode };
+    const next = this.last.then(() => this.write(snapshot, options.signal));
+    this.last = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Resolves once no save is in flight (whether the last one succeeded or not). */
+  async settled(): Promise<void> {
+    await this.last;
+  }
+
+  private async write(snapshot: { messages: ModelMessage[]; state: Uint8Array | null; mode: string }, signal: AbortSignal | undefined): Promise<string> {
+    signal?.throwIfAborted();
+    const { messages, mode } = snapshot;
     const extendsSaved = await this.extendsSaved(messages);
-    const parent = extendsSaved ? this.root : null;
-    const added = extendsSaved ? messages.slice(this.saved.length) : messages;
-    const stateHash = Object.keys(state).length === 0 ? null : await putJson(this.store, state);
+    const state = snapshot.state && { hash: await hashBlob(snapshot.state), data: snapshot.state };
+    const stateHash = state?.hash ?? null;
     // Nothing new since the last save: keep the root (no blob, no agent row update).
-    if (extendsSaved && added.length === 0 && this.root && stateHash === this.savedState && mode === this.savedMode) return this.root;
-    const append: string[] = [];
-    for (const message of added) append.push(await putJson(this.store, message));
-    const node: CheckpointRoot = { v: 1, parent, append, state: stateHash, mode, length: messages.length };
-    this.root = await putJson(this.store, node);
-    remember(this.store, this.root, { messages: messages.slice(), stateHash, mode });
-    this.savedHashes = extendsSaved ? [...this.savedHashes, ...append] : append;
-    this.saved = messages.slice();
+    if (extendsSaved && messages.length === this.saved.length && this.root && stateHash === this.savedState && mode === this.savedMode) return this.root;
+    const added = await Promise.all((extendsSaved ? messages.slice(this.saved.length) : messages).map(encodeBlob));
+    const node: CheckpointRoot = { v: 1, parent: extendsSaved ? this.root : null, append: added.map((blob) => blob.hash), state: stateHash, mode, length: messages.length };
+    const rootBlob = await encodeBlob(node);
+    // The state blob was written by the save that introduced it; the root is always new.
+    const blobs = [...added, ...(state && stateHash !== this.savedState ? [state] : []), rootBlob];
+    await writeBlobs(this.store, blobs);
+    remember(this.store, rootBlob.hash, { messages, stateHash, mode });
+    signal?.throwIfAborted();
+    await this.options.onSave?.(rootBlob.hash);
+    this.root = rootBlob.hash;
+    this.savedHashes = extendsSaved ? [...this.savedHashes, ...node.append] : node.append.slice();
+    this.saved = messages;
     this.savedState = stateHash;
     this.savedMode = mode;
-    await this.options.onSave?.(this.root);
-    return this.root;
+    return rootBlob.hash;
   }
 
   /**
@@ -145,13 +179,20 @@ export class ConversationCheckpointer {
     for (let index = 0; index < this.saved.length; index++) {
       const message = messages[index] as ModelMessage;
       if (message === this.saved[index]) continue;
-      const savedHash = (this.savedHashes[index] ??= await hashJson(this.saved[index]));
-      if ((await hashJson(message)) !== savedHash) return false;
+      const savedHash = (this.savedHashes[index] ??= (await encodeBlob(this.saved[index])).hash);
+      if ((await encodeBlob(message)).hash !== savedHash) return false;
     }
     return true;
   }
 }
 
-async function hashJson(value: unknown): Promise<string> {
-  return hashBlob(encoder.encode(JSON.stringify(value)));
+/** Every blob in one call where the store batches (one transaction), else one by one in order. */
+async function writeBlobs(store: CheckpointStore, blobs: PendingBlob[]): Promise<void> {
+  const unique = [...new Map(blobs.map((blob) => [blob.hash, blob])).values()];
+  if (store.putBlobs) {
+    await store.putBlobs(unique);
+    return;
+  }
+  // Content-addressed: a put of a hash the store has is a no-op, so no read before the write.
+  for (const blob of unique) await store.putBlob(blob.hash, blob.data);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import { modeAtSend } from './mode-at-send.js';
 import type { ModeRights } from './mode-rights.js';
-import { approvedModeStateKey, resolvePendingModeSwitch } from './mode-switch.js';
+import { applyModeSwitch, approvedModeStateKey, declinedSwitchNote, planModeSwitch, takePendingModeSwitch } from './mode-switch.js';
 
 const mode = (id: string, readOnly: boolean, transitionsTo: ModeDefinition['transitionsTo']): ModeDefinition => ({
   id, description: id, promptBlocks: [], toolPolicy: { readOnly, mcp: 'none' }, sandboxProfile: readOnly ? 'read-only' : 'inherit', transitionsTo,
@@ -17,11 +17,20 @@ const rightsOf = (definition: ModeDefinition): ModeRights => ({ writes: !definit
 const resolveMode = (id: string) => modes.get(id);
 const lastNote = (messages: Array<{ content: unknown }>) => JSON.stringify(messages.at(-1)?.content);
 
+/** What the run machine does with a `switch_mode` request (its guards and settleModeSwitch), with `approve` as the user. */
 async function resolve(state: Record<string, unknown>, current: string, approve?: () => boolean) {
-  return resolvePendingModeSwitch({ state, mode: current, messages: [], resolveMode, rightsOf, ...(approve ? { approve } : {}) });
+  const pending = takePendingModeSwitch(state);
+  const stay = (note: ReturnType<typeof declinedSwitchNote>) => ({ mode: current, messages: [note], updates: [] });
+  if (!pending) return { mode: current, messages: [], updates: [] };
+  const plan = planModeSwitch(pending, { mode: current, state, resolveMode, rightsOf });
+  if (plan.kind === 'refused') return stay(plan.note);
+  if (plan.kind === 'allowed') return applyModeSwitch({ state, mode: current, messages: [], resolveMode }, plan.target, { approved: false, planApproval: plan.planApproval });
+  if (!approve) return stay(plan.refusal);
+  if (!approve()) return stay(declinedSwitchNote(current, plan.request.to));
+  return applyModeSwitch({ state, mode: current, messages: [], resolveMode }, plan.request.to, { approved: true, planApproval: plan.planApproval });
 }
 
-describe('resolvePendingModeSwitch', () => {
+describe('mode switches (planModeSwitch, applyModeSwitch)', () => {
   it('headless: a switch above the ceiling is refused once and the request is dropped', async () => {
     const state: Record<string, unknown> = { pendingModeSwitch: { to: 'agent' }, [approvedModeStateKey]: 'plan' };
     const result = await resolve(state, 'ask');

@@ -31,6 +31,14 @@ export interface ModeSwitchRequest {
 
 export type ApproveModeSwitch = (request: ModeSwitchRequest) => boolean | Promise<boolean>;
 
+/** Take the request `switch_mode` left in the run's tool state, if any: each request is judged once. */
+export function takePendingModeSwitch(state: Record<string, unknown>): PendingModeSwitch | undefined {
+  const pending = state.pendingModeSwitch as PendingModeSwitch | undefined;
+  if (!pending) return undefined;
+  delete state.pendingModeSwitch;
+  return pending;
+}
+
 /** The reminder that tells the model which mode it is in and what that mode asks of it. */
 export function modeReminderText(mode: ModeDefinition): string {
   const blocks = mode.promptBlocks.join('\n\n');
@@ -43,50 +51,56 @@ export function findTransition(from: ModeDefinition | undefined, to: string): Mo
 
 const note = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text: systemReminder(text) }] });
 
-type SwitchResult = { mode: string; messages: ModelMessage[]; updates: InteractionUpdate[] };
+/** What a requested switch needs, judged from the modes' data (the machine's guards read it). */
+export type ModeSwitchPlan =
+  | { kind: 'refused'; note: ModelMessage }
+  | { kind: 'needs-approval'; request: ModeSwitchRequest; planApproval: boolean; refusal: ModelMessage }
+  | { kind: 'allowed'; target: string; planApproval: boolean };
 
-/**
- * Apply a switch requested by the `switch_mode` tool (state key `pendingModeSwitch`) between steps.
- * The current mode must list the target in `transitionsTo`. The switch needs the user's approval
- * when the transition says so (plan -> agent) or when the target has any right (see mode-rights)
- * beyond the run's ceiling, the mode the user chose (modeAtSend), not the current mode: so plan ->
- * ask -> agent needs approval just like plan -> agent. `approve` decides; without it (headless) the
- * switch is refused and the model is told why. Approving moves the ceiling to the target; approving
- * a switch out of plan mode approves the stored plan too (its steps become the todo list).
- */
-export async function resolvePendingModeSwitch(input: {
-  state: Record<string, unknown>;
+export interface ModeSwitchContext {
+  /** The mode the run is in. */
   mode: string;
-  messages: ModelMessage[];
+  state: Record<string, unknown>;
   resolveMode(id: string): ModeDefinition | undefined;
   /** The rights of a mode with this run's tools and sandbox (modeRights). */
   rightsOf(mode: ModeDefinition): ModeRights;
-  approve?: ApproveModeSwitch;
-}): Promise<SwitchResult> {
-  const pending = input.state.pendingModeSwitch as PendingModeSwitch | undefined;
-  if (!pending) return { mode: input.mode, messages: input.messages, updates: [] };
-  // Whatever happens next, the request is answered once: it never waits across steps or runs.
-  delete input.state.pendingModeSwitch;
-  const stay = (text: string): SwitchResult => ({ mode: input.mode, messages: [...input.messages, note(text)], updates: [] });
+}
+
+/**
+ * Judge a switch requested by the `switch_mode` tool. The current mode must list the target in
+ * `transitionsTo`. The switch needs the user's approval when the transition says so (plan -> agent)
+ * or when the target has any right (see mode-rights) beyond the run's ceiling, the mode the user
+ * chose (modeAtSend), not the current mode: so plan -> ask -> agent needs approval just like
+ * plan -> agent. Pure: nothing changes until the run machine applies the outcome.
+ */
+export function planModeSwitch(pending: PendingModeSwitch, context: ModeSwitchContext): ModeSwitchPlan {
   const requested = typeof pending.to === 'string' ? pending.to : '';
-  const current = input.resolveMode(input.mode);
-  const target = input.resolveMode(requested);
+  const current = context.resolveMode(context.mode);
+  const target = context.resolveMode(requested);
   const transition = findTransition(current, requested);
-  if (!target || !transition || requested === input.mode) {
-    const why = !target ? 'no such mode' : requested === input.mode ? 'already in that mode' : `the ${input.mode} mode cannot switch to it`;
-    return stay(`The switch to mode "${requested}" was not applied: ${why}.`);
+  if (!target || !transition || requested === context.mode) {
+    const why = !target ? 'no such mode' : requested === context.mode ? 'already in that mode' : `the ${context.mode} mode cannot switch to it`;
+    return { kind: 'refused', note: note(`The switch to mode "${requested}" was not applied: ${why}.`) };
   }
-  const ceilingId = input.state[approvedModeStateKey];
+  const ceilingId = context.state[approvedModeStateKey];
   // No record (or a mode that no longer exists): the current mode is the ceiling, never a wider one.
-  const ceiling = (typeof ceilingId === 'string' ? input.resolveMode(ceilingId) : undefined) ?? current;
-  const added = ceiling ? addedRights(input.rightsOf(target), input.rightsOf(ceiling)) : [`every right of ${target.id} mode (the mode the user chose is unknown)`];
-  if (transition.requiresApproval || added.length > 0) {
-    if (!input.approve) return stay(refusedText(input.mode, target.id, ceiling?.id ?? input.mode, added));
-    const approved = await input.approve({ from: input.mode, to: target.id, explanation: pending.explanation ?? '', ...(input.state.plan ? { plan: input.state.plan } : {}), addedRights: added });
-    if (approved !== true) return stay(`The user declined the switch to ${target.id} mode. Stay in ${input.mode} mode; ask what they want changed.`);
-    input.state[approvedModeStateKey] = target.id;
-  }
-  return applySwitch(input, target, transition.requiresApproval === true);
+  const ceiling = (typeof ceilingId === 'string' ? context.resolveMode(ceilingId) : undefined) ?? current;
+  const added = ceiling ? addedRights(context.rightsOf(target), context.rightsOf(ceiling)) : [`every right of ${target.id} mode (the mode the user chose is unknown)`];
+  const planApproval = transition.requiresApproval === true;
+  if (!planApproval && added.length === 0) return { kind: 'allowed', target: target.id, planApproval };
+  const request: ModeSwitchRequest = {
+    from: context.mode,
+    to: target.id,
+    explanation: pending.explanation ?? '',
+    ...(context.state.plan ? { plan: context.state.plan } : {}),
+    addedRights: added,
+  };
+  return { kind: 'needs-approval', request, planApproval, refusal: note(refusedText(context.mode, target.id, ceiling?.id ?? context.mode, added)) };
+}
+
+/** The note the model reads when the user declined a switch. */
+export function declinedSwitchNote(mode: string, target: string, reason?: string): ModelMessage {
+  return note(`The user declined the switch to ${target} mode${reason ? ` (${reason})` : ''}. Stay in ${mode} mode; ask what they want changed.`);
 }
 
 function refusedText(mode: string, target: string, ceiling: string, added: string[]): string {
@@ -100,14 +114,28 @@ function refusedText(mode: string, target: string, ceiling: string, added: strin
   );
 }
 
-function applySwitch(input: { state: Record<string, unknown>; mode: string; messages: ModelMessage[] }, target: ModeDefinition, planApproval: boolean): SwitchResult {
-  const updates: InteractionUpdate[] = [{ type: 'mode-changed', from: input.mode, to: target.id, source: planApproval ? 'plan-approval' : 'tool' }];
+export interface AppliedModeSwitch {
+  mode: string;
+  messages: ModelMessage[];
+  updates: InteractionUpdate[];
+}
+
+/**
+ * Apply an allowed or approved switch: the target's reminder joins the conversation, and an
+ * approval moves the run's ceiling to the target; approving a switch out of plan mode approves the
+ * stored plan too (its steps become the todo list). Mutates `state`, the run's tool state.
+ */
+export function applyModeSwitch(input: { state: Record<string, unknown>; mode: string; messages: ModelMessage[]; resolveMode(id: string): ModeDefinition | undefined }, targetId: string, approval: { approved: boolean; planApproval: boolean }): AppliedModeSwitch {
+  const target = input.resolveMode(targetId);
+  if (!target) return { mode: input.mode, messages: [...input.messages, note(`The switch to mode "${targetId}" was not applied: no such mode.`)], updates: [] };
+  if (approval.approved) input.state[approvedModeStateKey] = target.id;
+  const updates: InteractionUpdate[] = [{ type: 'mode-changed', from: input.mode, to: target.id, source: approval.planApproval ? 'plan-approval' : 'tool' }];
   const texts = [modeReminderText(target)];
-  if (planApproval) {
-    const approval = approveStoredPlan(input.state);
-    if (approval) {
-      updates.push(approval.update);
-      texts.push(approval.reminder);
+  if (approval.planApproval) {
+    const planned = approveStoredPlan(input.state);
+    if (planned) {
+      updates.push(planned.update);
+      texts.push(planned.reminder);
     }
   }
   return { mode: target.id, messages: [...input.messages, { role: 'user', content: [{ type: 'text', text: texts.join('\n\n') }] }], updates };

@@ -76,17 +76,29 @@ export async function closeRun(store: AgentStore, run: Pick<RunRecord, 'runId' |
  * `cancelled`). The conversation is repaired when it is next loaded (unanswered tool calls get
  * aborted results), from the checkpoint the run saved at its last step.
  */
-export async function recoverInterruptedRuns(store: AgentStore, agent: AgentRecord, owner: string, exceptRunId?: string, forcedFrom?: AgentLease): Promise<number> {
+export async function recoverInterruptedRuns(
+  store: AgentStore,
+  agent: AgentRecord,
+  owner: string,
+  exceptRunId?: string,
+  forcedFrom?: AgentLease,
+  /** Runs the caller continues instead (a run that waited for approval): return true to leave it running. */
+  adopt?: (run: RunRecord) => boolean,
+): Promise<number> {
   const current = await store.agents.get(agent.agentId);
   const lease = current?.lease;
   if (lease && lease.owner !== owner && !leaseIsStale(lease)) return 0;
   let closed = 0;
   const asked = new Set<string>();
+  const adopted = new Set<string>();
   for (;;) {
     const page = await store.runs.list(agent.agentId, { status: 'running', limit: 100 });
     const others = page.items.filter((run) => run.runId !== exceptRunId && run.owner !== owner && !asked.has(run.runId));
     for (const run of others) {
-      if (forcedFrom && run.owner === forcedFrom.owner) {
+      if (adopt?.(run)) {
+        asked.add(run.runId);
+        adopted.add(run.runId);
+      } else if (forcedFrom && run.owner === forcedFrom.owner) {
         asked.add(run.runId);
         await store.runs.update(run.runId, { metadata: { ...(run.metadata ?? {}), cancelRequested: true } });
       } else {
@@ -100,6 +112,7 @@ export async function recoverInterruptedRuns(store: AgentStore, agent: AgentReco
   // run loads it; a process that does not react before its old lease would have expired is stuck
   // or dead, and its runs are closed here.
   for (const runId of asked) {
+    if (adopted.has(runId)) continue;
     for (;;) {
       const run = await store.runs.get(runId);
       if (!run || run.status !== 'running') break;

@@ -1,38 +1,74 @@
 import type { RunEvent } from '../spec/events/v1/index.js';
 import type { RunEventsStore, StoredRunEvent } from '../spec/store/v1/index.js';
 
+/** How long enqueued events may wait before they are written, and how many may wait at most. */
+export interface RunEventLogOptions {
+  /** Default 16 ms: a reader following the run sees a streamed delta at most this much later. */
+  flushWindowMs?: number;
+  /** Default 256: a burst of this many enqueued events is written at once, without waiting for the window. */
+  maxBatch?: number;
+}
+
 /**
- * The write side of one live run's event log: appends in order (one at a time, so offsets follow
- * the order of updates) and wakes in-process readers after each append.
+ * The write side of one live run's event log. Events reach the store in the order they were given,
+ * `append`ed or `enqueue`d, and in-process readers are woken after each write.
+ * - `enqueue` does not wait: the many small updates of a streamed turn are coalesced and written
+ *   together (one store append, one transaction) within `flushWindowMs`, or at once when `maxBatch`
+ *   are waiting.
+ * - `append` resolves once its events, and everything enqueued before them, are in the store.
+ * - `flush` resolves once everything given so far is in the store.
+ * Writes run one at a time; each takes everything waiting when its turn comes, so appends that
+ * arrive while a write is in flight share the next one. A failed write is not retried and never
+ * silently lost: it rejects the `append`/`flush` that asked for it, or, for enqueued events, the
+ * next `append` or `flush`; every write after it fails with the same error (offsets would no
+ * longer follow the order of updates).
  */
 export class RunEventLog {
-  private tail: Promise<unknown> = Promise.resolve();
+  private tail: Promise<void> = Promise.resolve();
+  /** The chained write that has not started yet: it will take every event waiting when it starts. */
+  private queued: Promise<void> | undefined;
+  private pending: RunEvent[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly waiters = new Set<() => void>();
-  private failure: unknown;
+  private failure: { error: unknown } | undefined;
+  private readonly flushWindowMs: number;
+  private readonly maxBatch: number;
 
   constructor(
     private readonly store: RunEventsStore,
     readonly runId: string,
-  ) {}
-
-  append(events: RunEvent[]): Promise<void> {
-    if (events.length === 0) return this.tail.then(() => undefined);
-    const next = this.tail.then(async () => {
-      if (this.failure) throw this.failure;
-      try {
-        await this.store.append(this.runId, events);
-      } catch (error) {
-        this.failure = error;
-        throw error;
-      } finally {
-        for (const wake of [...this.waiters]) wake();
-      }
-    });
-    this.tail = next.catch(() => undefined);
-    return next;
+    options: RunEventLogOptions = {},
+  ) {
+    this.flushWindowMs = positiveOption(options.flushWindowMs, 16, 'flushWindowMs');
+    this.maxBatch = positiveOption(options.maxBatch, 256, 'maxBatch');
   }
 
-  /** Resolves at the next append (or after `timeoutMs`). */
+  /** Queue events for the next write; never waits. A failure of that write surfaces at the next `append` or `flush`. */
+  enqueue(events: RunEvent[]): void {
+    if (events.length === 0) return;
+    for (const event of events) this.pending.push(event);
+    if (this.queued) return;
+    if (this.pending.length >= this.maxBatch) this.writeInBackground();
+    else this.timer ??= setTimeout(() => this.writeInBackground(), this.flushWindowMs);
+  }
+
+  /** Write events after everything queued before them; resolves once they are in the store. */
+  append(events: RunEvent[]): Promise<void> {
+    for (const event of events) this.pending.push(event);
+    return this.write();
+  }
+
+  /** Resolves once every event given so far is in the store; rejects with a write's failure. */
+  flush(): Promise<void> {
+    return this.write();
+  }
+
+  /** The same as `flush`. */
+  flushed(): Promise<void> {
+    return this.write();
+  }
+
+  /** Resolves at the next write (or after `timeoutMs`). */
   waitForAppend(timeoutMs: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
@@ -50,9 +86,46 @@ export class RunEventLog {
     for (const wake of [...this.waiters]) wake();
   }
 
-  flushed(): Promise<void> {
-    return this.tail.then(() => undefined);
+  /** Its failure is kept and surfaces at the next append or flush. */
+  private writeInBackground(): void {
+    this.write().catch(() => undefined);
   }
+
+  /**
+   * Chain one write behind the one in flight (or share the one already waiting). When its turn
+   * comes it takes every waiting event, so it resolves once everything given before this call is durable.
+   */
+  private write(): Promise<void> {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.queued) return this.queued;
+    const next = this.tail.then(async () => {
+      this.queued = undefined;
+      if (this.failure) throw this.failure.error;
+      if (this.pending.length === 0) return;
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        await this.store.append(this.runId, batch);
+      } catch (error) {
+        this.failure = { error };
+        throw error;
+      } finally {
+        this.wakeAll();
+      }
+    });
+    this.queued = next;
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}
+
+function positiveOption(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`RunEventLog: ${name} must be a positive number, got ${String(value)}.`);
+  return value;
 }
 
 /** Terminal status values: the reference SDK's, and the lower-case ones logs of older Cairn versions hold. */

@@ -8,7 +8,8 @@ import type { AgentStore } from '../spec/store/v1/index.js';
 import type { FileChange, SandboxRequirement, ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
 import type { AgentHooks } from './compaction.js';
 import type { ConversationCheckpointer } from './conversation-checkpoint.js';
-import type { ApproveModeSwitch } from './mode-switch.js';
+import type { RunResumePoint } from '../machine/run-machine-types.js';
+import type { RunApprovalSettings } from './run-approvals.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { PermissionVerdict } from './tool-runner.js';
 
@@ -46,15 +47,21 @@ export interface RunPlan {
   onDelta?: (event: { update: InteractionUpdate }) => void | Promise<void>;
   onStep?: (event: { step: ConversationStep }) => void | Promise<void>;
   onFileChange(change: FileChange, toolCallId: string): Promise<void>;
-  /** Decides `switch_mode` transitions that require approval; without it they stay pending (headless). */
-  approveModeSwitch?: ApproveModeSwitch;
+  /** How approvals are asked and answered (awaitingApproval). */
+  approvals: RunApprovalSettings;
+  /** Whether anyone can answer a mode-switch approval; if not, such a switch is refused at once (headless). */
+  canApproveModeSwitch: boolean;
+  /** Set when this process continues a run another process left waiting for approval. */
+  resume?: RunResumePoint;
+  /** Cap on the tokens of one turn's tool outputs together (default: see turn-output-cap). */
+  turnOutputTokens?: number;
   /** Loaded rule files: glob rules are injected as reminders once a matching file is touched. */
   rules?: readonly WorkspaceRule[];
   /** Token budget of a request and the turns compaction keeps; absent = no compaction. */
   compaction?: { budget: number; keepRecentTurns: number };
   hooks?: AgentHooks;
-  /** Called when a switch is applied mid-run, so the agent record has the mode before the run ends (crash-safe). */
-  onModeChange?(mode: string): Promise<void>;
+  /** Called when a switch is applied mid-run (the checkpoint saved at the next step records it for a crash). */
+  onModeChanged?(mode: string): void;
   /** Offer mode-restricted tools too (they are still refused when called), for a byte-stable tool list. */
   stableToolList?: boolean;
 }

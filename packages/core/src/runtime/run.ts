@@ -1,4 +1,6 @@
-import { UnsupportedRunOperationError } from '../spec/errors/index.js';
+import { ConfigurationError, UnsupportedRunOperationError } from '../spec/errors/index.js';
+import type { ApprovalRecord } from '../spec/store/v1/index.js';
+import { approvalChannel } from './approval-channel.js';
 import type { RunOperation } from '../spec/errors/index.js';
 import type { ConversationTurn, RunEvent, RunStatus, SDKMessage, TokenUsage } from '../spec/events/v1/index.js';
 import type { ModelSelection } from '../spec/provider/v1/index.js';
@@ -173,6 +175,32 @@ export class Run {
     if (current.status !== 'running') return void this.updateRecord(current);
     this.updateRecord(await this.store.runs.update(this.id, { metadata: { ...(current.metadata ?? {}), cancelRequested: true } }));
     while ((await this.refreshOrSettle('cancelled')) === 'running') await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+  }
+
+  /**
+   * The requests this run waits on (a tool call under an `ask` rule, a mode switch, a plan), oldest
+   * first. Works in any process sharing the store; a store without an `approvals` part only knows
+   * the requests of runs in this process.
+   */
+  async pendingApprovals(): Promise<ApprovalRecord[]> {
+    return approvalChannel(this.store).store.list({ runId: this.id, status: 'pending' });
+  }
+
+  /**
+   * Answer a request of this run: `true` / `false`, or `{ approved, reason }` (the reason reaches the
+   * model when denied). The first answer wins, from whichever process; the waiting run continues.
+   * Returns the request with the decision that counts.
+   */
+  async approve(callId: string, decision: boolean | { approved: boolean; reason?: string }): Promise<ApprovalRecord> {
+    const answer = typeof decision === 'boolean' ? { approved: decision } : decision;
+    if (typeof answer?.approved !== 'boolean') throw new ConfigurationError('run.approve(callId, decision) needs true, false or { approved: boolean, reason?: string }.');
+    const channel = approvalChannel(this.store);
+    const record = await channel.answer(this.id, callId, { ...answer, by: 'sdk' });
+    if (!record) {
+      const open = (await this.pendingApprovals()).map((request) => request.callId);
+      throw new ConfigurationError(`Run ${this.id} has no request for approval "${callId}". ${open.length ? `Open requests: ${open.join(', ')}.` : 'It waits on none.'}${channel.durable ? '' : ' (This store keeps approvals in the process that runs the agent only.)'}`);
+    }
+    return record;
   }
 
   async conversation(): Promise<ConversationTurn[]> {

@@ -7,6 +7,7 @@ import type { KeyedLock } from './keyed-lock.js';
 import { validateToolInput } from './tool-input-validation.js';
 import { errorResult, type NormalizedToolResult, normalizeToolResult } from './tool-result.js';
 import type { ToolAvailability } from './tool-set.js';
+import type { PermissionRequest } from '../permissions/index.js';
 
 export interface ToolCallRequest {
   toolCallId: string;
@@ -23,61 +24,89 @@ export interface ToolCallOutcome extends NormalizedToolResult {
 }
 
 export interface PermissionVerdict {
-  decision: 'allow' | 'deny';
+  /** `ask`: a rule (or the default) wants the user's approval, and this run has a way to ask (see awaitingApproval). */
+  decision: 'allow' | 'deny' | 'ask';
   reason: string;
+  /** The rule that decided, as written (`ask: shell(git push*) [agent]`). */
+  rule?: string;
+  /** For `ask`: what a `canUseTool` callback is shown. */
+  request?: PermissionRequest;
 }
 
-export interface ToolRunEnvironment {
+export interface ToolCheckEnvironment {
   cwd: string;
   availability: Map<string, ToolAvailability>;
   checkPermission(tool: ToolDefinition, input: unknown, paths: string[]): Promise<PermissionVerdict>;
+}
+
+export interface ToolRunEnvironment {
   createContext(tool: ToolDefinition, toolCallId: string, signal: AbortSignal): ToolExecutionContext;
   writeLock: KeyedLock;
   signal: AbortSignal;
-  /** Called right before a permitted tool runs and after it ends (for `tool_call` events). */
+  /** Called right before a permitted tool runs (for `tool_call` events). */
   onStart?(call: ToolCallRequest, args: JSONValue): Promise<void>;
 }
+
+/**
+ * A tool call after its checks: `ready` to run, `ask` waiting for the user's approval, or `done`
+ * (it never runs: unknown tool, bad JSON, failed schema, refused) with the result the model reads.
+ */
+export type CheckedToolCall =
+  | { kind: 'ready'; call: ToolCallRequest; tool: ToolDefinition; input: unknown; args: JSONValue; paths: string[] }
+  | { kind: 'ask'; call: ToolCallRequest; tool: ToolDefinition; input: unknown; args: JSONValue; paths: string[]; verdict: PermissionVerdict }
+  | { kind: 'done'; call: ToolCallRequest; outcome: ToolCallOutcome };
 
 /** Default per-call timeout when a tool sets none. */
 export const defaultToolTimeoutMs = 10 * 60_000;
 
 /**
- * Run one tool call to a result the model can read. Never throws for the tool's own failures:
- * unknown tools, invalid JSON, schema failures, refusals and thrown errors all become error results.
- * Only a run-level abort propagates.
+ * Check one tool call up to the point of running it. Never throws for the call's own faults:
+ * unknown tools, invalid JSON, schema failures and refusals become `done` with an error result.
  */
-export async function runToolCall(call: ToolCallRequest, environment: ToolRunEnvironment): Promise<ToolCallOutcome> {
+export async function checkToolCall(call: ToolCallRequest, environment: ToolCheckEnvironment): Promise<CheckedToolCall> {
   const parsed = parseToolInput(call.inputText);
   const base = { toolCallId: call.toolCallId, toolName: call.toolName, args: parsed.value };
+  const done = (message: string, invalid: boolean): CheckedToolCall => ({ kind: 'done', call, outcome: { ...base, ...errorResult(message), invalid } });
   const entry = environment.availability.get(call.toolName);
   if (!entry) {
     const offered = [...environment.availability.values()].filter((item) => item.offered).map((item) => item.tool.name);
-    return { ...base, ...errorResult(`Unknown tool "${call.toolName}". Available tools: ${offered.join(', ')}.`), invalid: true };
+    return done(`Unknown tool "${call.toolName}". Available tools: ${offered.join(', ')}.`, true);
   }
-  if (!entry.offered) {
-    return { ...base, ...errorResult(`Tool "${call.toolName}" is not available: ${entry.reason}.`), invalid: false };
-  }
-  if (!parsed.ok) {
-    return { ...base, ...errorResult(`The arguments for ${call.toolName} are not valid JSON (${parsed.error}). Send the arguments again as one JSON object.`), invalid: true };
-  }
+  if (!entry.offered) return done(`Tool "${call.toolName}" is not available: ${entry.reason}.`, false);
+  if (!parsed.ok) return done(`The arguments for ${call.toolName} are not valid JSON (${parsed.error}). Send the arguments again as one JSON object.`, true);
   const tool = entry.tool;
   const validation = validateToolInput(tool.inputSchema, parsed.value);
-  if (!validation.ok) {
-    return { ...base, ...errorResult(`Invalid arguments for ${call.toolName}: ${validation.message}. Fix them and call the tool again.`), invalid: true };
-  }
+  if (!validation.ok) return done(`Invalid arguments for ${call.toolName}: ${validation.message}. Fix them and call the tool again.`, true);
   const paths = absolutePaths(tool, validation.value, environment.cwd);
   const verdict = await environment.checkPermission(tool, validation.value, paths);
-  if (verdict.decision === 'deny') {
-    return { ...base, ...errorResult(`Permission denied for ${call.toolName}: ${verdict.reason}`), invalid: false };
-  }
+  if (verdict.decision === 'deny') return deniedCall(call, parsed.value, verdict.reason);
+  const ready = { call, tool, input: validation.value, args: parsed.value, paths };
+  return verdict.decision === 'ask' ? { kind: 'ask', ...ready, verdict } : { kind: 'ready', ...ready };
+}
+
+/** The result of a call the permission rules, a reviewer or the user refused. */
+export function deniedCall(call: ToolCallRequest, args: JSONValue, reason: string): CheckedToolCall {
+  const outcome = { toolCallId: call.toolCallId, toolName: call.toolName, args, ...errorResult(`Permission denied for ${call.toolName}: ${reason}`), invalid: false };
+  return { kind: 'done', call, outcome };
+}
+
+/**
+ * Run a checked call to a result the model can read. Never throws for the tool's own failures
+ * (thrown errors, time-outs become error results); only a run-level abort propagates.
+ */
+export async function runCheckedCall(checked: CheckedToolCall, environment: ToolRunEnvironment): Promise<ToolCallOutcome> {
+  if (checked.kind === 'done') return checked.outcome;
+  if (checked.kind === 'ask') throw new Error(`Tool call ${checked.call.toolCallId} still waits for approval; it cannot run.`);
+  const { call, tool, input, args, paths } = checked;
+  const base = { toolCallId: call.toolCallId, toolName: call.toolName, args };
   if (environment.signal.aborted) throw environment.signal.reason;
-  await environment.onStart?.(call, parsed.value);
+  await environment.onStart?.(call, args);
   const timeoutMs = tool.timeoutMs ?? defaultToolTimeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([environment.signal, timeout]);
   const execute = async (): Promise<ToolCallOutcome> => {
     try {
-      const result = await raceAbort(Promise.resolve(tool.execute(validation.value, environment.createContext(tool, call.toolCallId, signal))), signal);
+      const result = await raceAbort(Promise.resolve(tool.execute(input, environment.createContext(tool, call.toolCallId, signal))), signal);
       return { ...base, ...normalizeToolResult(result), invalid: false };
     } catch (error) {
       if (environment.signal.aborted) throw environment.signal.reason ?? error;

@@ -28,6 +28,15 @@ export interface ToolAvailability {
 }
 
 /**
+ * Whether a tool may run in a read-only mode: its `readOnly` flag and nothing else, for every
+ * category (a custom or MCP tool too; an MCP server's `readOnlyHint` becomes `readOnly` where the
+ * tool is built). The permission engine's read-only check reads the same flag.
+ */
+export function isReadOnlyTool(tool: ToolDefinition): boolean {
+  return tool.readOnly === true;
+}
+
+/**
  * Which tools a step offers: the allow-list and deny-list of the options (deny wins), then the mode's
  * policy. The same function decides at execution time, so a tool that is not offered is also refused.
  */
@@ -43,15 +52,15 @@ export function toolAvailability(
     const explicitlyAllowed = policy.allow?.some((name) => toolMatches(tool, name)) ?? false;
     if (tool.category === 'mcp' || tool.category === 'custom') {
       if (policy.mcp === 'none') return { tool, offered: false, modeRestricted: true, reason: `the ${options.mode.id} mode offers no MCP or custom tools` };
-      if (policy.mcp === 'readOnlyHint' && !tool.readOnlyHint && !explicitlyAllowed) {
-        return { tool, offered: false, modeRestricted: true, reason: `the ${options.mode.id} mode only offers MCP and custom tools marked readOnlyHint` };
+      if (policy.mcp === 'readOnlyHint' && !isReadOnlyTool(tool) && !explicitlyAllowed) {
+        return { tool, offered: false, modeRestricted: true, reason: `the ${options.mode.id} mode only offers read-only MCP and custom tools (readOnly: true; for MCP, the server's readOnlyHint)` };
       }
     } else if (tool.category === 'shell') {
       if (policy.shell === 'off') return { tool, offered: false, modeRestricted: true, reason: `the ${options.mode.id} mode does not allow the shell` };
       if (policy.shell?.startsWith('sandbox') && options.sandboxAvailable === false) {
         return { tool, offered: false, modeRestricted: true, reason: `the ${options.mode.id} mode runs the shell only inside an OS sandbox, and none is available` };
       }
-    } else if (policy.readOnly && !tool.readOnly && !explicitlyAllowed) {
+    } else if (policy.readOnly && !isReadOnlyTool(tool) && !explicitlyAllowed) {
       return { tool, offered: false, modeRestricted: true, reason: `the ${options.mode.id} mode is read-only` };
     }
     if (tool.isEnabled && !tool.isEnabled({ cwd: options.cwd, settings: options.settings })) return { tool, offered: false, reason: 'it is not configured' };

@@ -1,17 +1,17 @@
 import { ConfigurationError } from '../spec/errors/index.js';
 import type { AgentStore } from '../spec/store/v1/store.js';
 import { type ComposeStoreParts, composeStore } from './compose-store.js';
-import { missingStoreMethods, type SubstoreName, substoreMethods } from './store-shape.js';
+import { missingStoreMethods, optionalSubstoreMethods, substoreMethods } from './store-shape.js';
 
-/** The parts `composeLocalAgentStore` takes: the four substores, and Cairn's `shared` and `closes`. */
+/** The parts `composeLocalAgentStore` takes: the four substores, and Cairn's `approvals`, `shared` and `closes`. */
 export type ComposeLocalAgentStoreParts = ComposeStoreParts;
 
-const knownKeys = new Set<string>([...Object.keys(substoreMethods), 'shared', 'closes']);
+const knownKeys = new Set<string>([...Object.keys(substoreMethods), ...Object.keys(optionalSubstoreMethods), 'shared', 'closes']);
 
 /**
- * The reference SDK's `composeLocalAgentStore`: one store from four substores, which may come from
- * different backends. Checks every part up front, so a substore missing a method is reported here
- * and not by the first run that calls it.
+ * The reference SDK's `composeLocalAgentStore`: one store from four substores (and optionally
+ * Cairn's approvals), which may come from different backends. Checks every part up front, so a
+ * substore missing a method is reported here and not by the first run that calls it.
  */
 export function composeLocalAgentStore(parts: ComposeLocalAgentStoreParts): AgentStore {
   if (typeof parts !== 'object' || parts === null) {
@@ -19,9 +19,9 @@ export function composeLocalAgentStore(parts: ComposeLocalAgentStoreParts): Agen
   }
   const unknown = Object.keys(parts).filter((key) => !knownKeys.has(key));
   if (unknown.length > 0) {
-    throw new ConfigurationError(`composeLocalAgentStore does not know ${unknown.map((key) => `"${key}"`).join(', ')}: pass agents, checkpoints, runs and runEvents (and optionally shared, closes).`);
+    throw new ConfigurationError(`composeLocalAgentStore does not know ${unknown.map((key) => `"${key}"`).join(', ')}: pass agents, checkpoints, runs and runEvents (and optionally approvals, shared, closes).`);
   }
-  const missing = missingStoreMethods(parts, Object.keys(substoreMethods) as SubstoreName[]);
+  const missing = missingStoreMethods(parts);
   if (missing.length > 0) {
     throw new ConfigurationError(`composeLocalAgentStore: the substores lack ${missing.join(', ')}. Each substore is a small CRUD surface: see the LocalAgentStore types.`);
   }

@@ -1,3 +1,4 @@
+import type { ApprovalsStore } from '../spec/store/v1/approvals.js';
 import type { AgentStore, AgentsStore, CheckpointStore, RunEventsStore, RunsStore } from '../spec/store/v1/store.js';
 
 export interface ComposeStoreParts {
@@ -5,6 +6,8 @@ export interface ComposeStoreParts {
   checkpoints: CheckpointStore;
   runs: RunsStore;
   runEvents: RunEventsStore;
+  /** Pending and answered approvals; passed through when given (without it approvals stay in the running process). */
+  approvals?: ApprovalsStore;
   /** Whether other processes may share the composed store; default false. Only true when every part is. */
   shared?: boolean;
   /** Stores whose `close()` runs when the composed store closes (each once, even if it backs several parts). */
@@ -12,8 +15,8 @@ export interface ComposeStoreParts {
 }
 
 /**
- * One AgentStore from four parts that may come from different backends, e.g. agents and runs in
- * SQLite with checkpoint blobs elsewhere.
+ * One AgentStore from four parts (and optional approvals) that may come from different backends,
+ * e.g. agents and runs in SQLite with checkpoint blobs elsewhere.
  */
 export function composeStore(parts: ComposeStoreParts): AgentStore {
   const closeTargets = [...new Set(parts.closes ?? [])];
@@ -22,6 +25,7 @@ export function composeStore(parts: ComposeStoreParts): AgentStore {
     checkpoints: parts.checkpoints,
     runs: parts.runs,
     runEvents: parts.runEvents,
+    ...(parts.approvals !== undefined ? { approvals: parts.approvals } : {}),
     shared: parts.shared ?? false,
     async close() {
       const failures: unknown[] = [];

@@ -4,12 +4,18 @@ import { hashBlob } from './blob-hash.js';
 import { composeStore } from './compose-store.js';
 import { createMemoryStore } from './memory-store.js';
 
-runStoreConformance('memory', () => createMemoryStore());
+runStoreConformance('memory', () => createMemoryStore(), { requireApprovals: true });
 
 runStoreConformance('composed from two memory stores', () => {
   const first = createMemoryStore();
   const second = createMemoryStore();
-  return composeStore({ agents: first.agents, runs: first.runs, checkpoints: second.checkpoints, runEvents: second.runEvents });
+  return composeStore({ agents: first.agents, runs: first.runs, checkpoints: second.checkpoints, runEvents: second.runEvents, approvals: second.approvals });
+}, { requireApprovals: true });
+
+// The reference SDK's four-part shape: approvals are optional, and their tests are skipped.
+runStoreConformance('composed without approvals', () => {
+  const { agents, checkpoints, runs, runEvents } = createMemoryStore();
+  return composeStore({ agents, checkpoints, runs, runEvents });
 });
 
 describe('memory store', () => {
@@ -32,6 +38,13 @@ describe('composeStore', () => {
     expect(composed.shared).toBe(true);
     await composed.close?.();
     expect(closed).toEqual(['base']);
+  });
+
+  it('passes approvals through when a part provides them, and leaves the key out otherwise', () => {
+    const base = createMemoryStore();
+    expect(composeStore(base).approvals).toBe(base.approvals);
+    const { approvals: _left, ...fourParts } = base;
+    expect('approvals' in composeStore(fourParts)).toBe(false);
   });
 
   it('rethrows a failing close after closing the others', async () => {

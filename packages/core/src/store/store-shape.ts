@@ -9,10 +9,24 @@ export const substoreMethods = {
   runEvents: ['append', 'list'],
 } as const;
 
-export type SubstoreName = keyof typeof substoreMethods;
+/** Substores a store may leave out (the reference SDK's four-part stores have none); one that is there must be complete. */
+export const optionalSubstoreMethods = {
+  approvals: ['request', 'get', 'list', 'decide'],
+} as const;
+
+export type SubstoreName = keyof typeof substoreMethods | keyof typeof optionalSubstoreMethods;
+
+const methodsOf: Record<SubstoreName, readonly string[]> = { ...substoreMethods, ...optionalSubstoreMethods };
+
+/** The required substores, plus each optional one that `value` has. */
+export function presentSubstores(value: unknown): SubstoreName[] {
+  const record = value as Record<string, unknown> | null | undefined;
+  const optional = (Object.keys(optionalSubstoreMethods) as SubstoreName[]).filter((name) => record?.[name] !== undefined);
+  return [...(Object.keys(substoreMethods) as SubstoreName[]), ...optional];
+}
 
 /** The substores (or the methods of one) that `value` lacks, as `runs.update`-style names. */
-export function missingStoreMethods(value: unknown, names: readonly SubstoreName[] = Object.keys(substoreMethods) as SubstoreName[]): string[] {
+export function missingStoreMethods(value: unknown, names: readonly SubstoreName[] = presentSubstores(value)): string[] {
   const missing: string[] = [];
   for (const name of names) {
     const substore = (value as Record<string, unknown> | null | undefined)?.[name] as Record<string, unknown> | null | undefined;
@@ -20,7 +34,7 @@ export function missingStoreMethods(value: unknown, names: readonly SubstoreName
       missing.push(name);
       continue;
     }
-    for (const method of substoreMethods[name]) if (typeof substore[method] !== 'function') missing.push(`${name}.${method}`);
+    for (const method of methodsOf[name]) if (typeof substore[method] !== 'function') missing.push(`${name}.${method}`);
   }
   return missing;
 }
@@ -32,7 +46,7 @@ export function assertAgentStore(value: unknown, where: string): asserts value i
   }
   const missing = missingStoreMethods(value);
   if (missing.length > 0) {
-    throw new ConfigurationError(`${where} is not a complete store: it lacks ${missing.join(', ')}. Implement them, or build the store with composeLocalAgentStore({ agents, checkpoints, runs, runEvents }).`);
+    throw new ConfigurationError(`${where} is not a complete store: it lacks ${missing.join(', ')}. Implement them, or build the store with composeLocalAgentStore({ agents, checkpoints, runs, runEvents, approvals? }).`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { AgentStore } from '../spec/store/v1/store.js';
 import { agentsSuite } from './store-conformance/agents-suite.js';
+import { approvalsPersistenceSuite, approvalsSuite } from './store-conformance/approvals-suite.js';
 import { checkpointsSuite } from './store-conformance/checkpoints-suite.js';
 import { leaseSuite } from './store-conformance/lease-suite.js';
 import { persistenceSuite } from './store-conformance/persistence-suite.js';
@@ -14,6 +15,11 @@ export interface StoreConformanceOptions {
    * suite also checks that everything written survives a reopen.
    */
   reopen?: (store: AgentStore) => Promise<AgentStore>;
+  /**
+   * The store must have the (spec-optional) `approvals` substore: its tests fail instead of
+   * being skipped when it is missing. Set it for a backend that implements approvals.
+   */
+  requireApprovals?: boolean;
 }
 
 /**
@@ -52,6 +58,10 @@ export function runStoreConformance(
     checkpointsSuite(subject);
     runsSuite(subject);
     runEventsSuite(subject);
-    if (options.reopen !== undefined) persistenceSuite(subject, options.reopen);
+    approvalsSuite(subject, options.requireApprovals === true);
+    if (options.reopen !== undefined) {
+      persistenceSuite(subject, options.reopen);
+      approvalsPersistenceSuite(subject, options.reopen, options.requireApprovals === true);
+    }
   });
 }

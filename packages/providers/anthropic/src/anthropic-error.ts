@@ -1,5 +1,5 @@
-import { isRetryableStatus, ProviderError } from '@cairn/core';
-import { parseRetryAfter, retryAfterNote } from './parse-retry-after.js';
+import { isRetryableStatus, ProviderError } from '@cairn/core/errors';
+import { networkProviderError, parseRetryAfterHeaders, retryAfterNote } from '@cairn/provider-utils';
 
 /** The shape of `@anthropic-ai/sdk`'s APIError that we read (duck-typed: the SDK is loaded lazily). */
 interface AnthropicApiErrorLike {
@@ -27,9 +27,6 @@ const statusOfErrorType: Record<string, number> = {
   overloaded_error: 529,
 };
 
-const connectionErrorNames = new Set(['APIConnectionError', 'APIConnectionTimeoutError']);
-const connectionErrorCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-
 export interface AnthropicErrorContext {
   /** True when content had already been streamed before the failure. */
   responseStarted?: boolean;
@@ -44,17 +41,14 @@ function isContextOverflow(status: number | undefined, type: string | undefined,
   return status === 400 && /prompt is too long|context window|exceeds? the (model's )?(maximum )?context/i.test(detail);
 }
 
-function isApiErrorLike(error: unknown): error is AnthropicApiErrorLike {
-  return error instanceof Error && ('status' in error || 'error' in error) && 'headers' in error;
-}
-
-function isConnectionFailure(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (connectionErrorNames.has(error.name)) return true;
-  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string' && connectionErrorCodes.has(code)) return true;
-  // undici reports a dropped response body as `TypeError: terminated`.
-  return error.name === 'TypeError' && /terminated|fetch failed|other side closed/i.test(error.message);
+/**
+ * An answer of the API: an HTTP error (a status) or an `event: error` inside the stream (a body, no
+ * status). The SDK's connection and abort errors have the same fields, all unset.
+ */
+function isApiError(error: unknown): error is AnthropicApiErrorLike {
+  if (!(error instanceof Error) || !('headers' in error)) return false;
+  const { status, error: body } = error as AnthropicApiErrorLike;
+  return status !== undefined || body !== undefined;
 }
 
 function bodyErrorType(body: unknown): string | undefined {
@@ -82,7 +76,7 @@ function fixHint(status: number | undefined): string {
 export function toAnthropicProviderError(error: unknown, context: AnthropicErrorContext = {}): ProviderError {
   if (ProviderError.isInstance(error)) return error;
   const responseStarted = context.responseStarted ?? false;
-  if (isApiErrorLike(error) && !connectionErrorNames.has(error.name) && error.name !== 'APIUserAbortError') {
+  if (isApiError(error)) {
     const body = error.error;
     const type = error.type ?? bodyErrorType(body);
     const status = error.status ?? (type ? statusOfErrorType[type] : undefined);
@@ -90,7 +84,7 @@ export function toAnthropicProviderError(error: unknown, context: AnthropicError
     const shouldRetry = headers?.get('x-should-retry');
     // The API's own verdict wins over the status table when it sends one.
     const isRetryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : isRetryableStatus(status);
-    const advice = parseRetryAfter(headers);
+    const advice = parseRetryAfterHeaders(headers);
     const requestId = error.requestID ?? (body as { request_id?: string } | undefined)?.request_id ?? context.requestId;
     const detail = error.apiMessage ?? bodyMessage(body) ?? error.message;
     const label = ['Anthropic API error', status, type ? `(${type})` : undefined, error.status === undefined ? 'during the stream' : undefined]
@@ -110,18 +104,15 @@ export function toAnthropicProviderError(error: unknown, context: AnthropicError
       cause: error,
     });
   }
-  if (isConnectionFailure(error)) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return new ProviderError(`Anthropic connection failed${responseStarted ? ' mid-stream' : ''}: ${reason}`, {
-      provider: 'anthropic',
-      isRetryable: true,
-      responseStarted,
-      requestId: context.requestId,
-      endpoint: context.endpoint,
-      code: 'provider_connection_error',
-      cause: error,
-    });
-  }
+  const network = networkProviderError(error, {
+    provider: 'anthropic',
+    providerName: 'Anthropic',
+    endpoint: context.endpoint,
+    unreachableHint: 'Check the network connection, or fix ANTHROPIC_BASE_URL / providers.anthropic.baseURL.',
+    responseStarted,
+    requestId: context.requestId,
+  });
+  if (network) return network;
   const reason = error instanceof Error ? error.message : String(error);
   return new ProviderError(`Anthropic request failed: ${reason}`, {
     provider: 'anthropic',

@@ -1,23 +1,18 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { isAbortError, type LanguageModelV1, type LanguageModelV1CallOptions, type LanguageModelV1StreamPart, type LanguageModelV1StreamResult, type ModelCatalogEntry } from '@cairn/core';
+import type { LanguageModelV1, LanguageModelV1CallOptions, LanguageModelV1StreamPart, LanguageModelV1StreamResult, ModelCatalogEntry } from '@cairn/core/spec';
+import { callProvider, driveProviderStream, headersToRecord, sdkRequestOptions } from '@cairn/provider-utils';
 import { toAnthropicProviderError } from './anthropic-error.js';
 import { buildAnthropicRequest } from './anthropic-request.js';
 import { type AnthropicStreamEvent, createAnthropicStreamState, finishAnthropicStream, mapAnthropicStreamEvent } from './map-anthropic-stream-event.js';
 
 export interface AnthropicLanguageModelConfig {
-  /** An injected client, used as is (its retry setting is the caller's). */
+  /** An injected client, used as is except that requests pass `maxRetries: 0` (the runtime owns retries). */
   client?: Anthropic;
   apiKey?: string;
   baseURL?: string;
   headers?: Record<string, string>;
   fetch?: typeof globalThis.fetch;
   catalogEntry?: ModelCatalogEntry;
-}
-
-/** The reason of an aborted signal as the error to throw: aborts surface unwrapped. */
-function abortError(signal: AbortSignal): unknown {
-  if (signal.reason instanceof Error) return signal.reason;
-  return new DOMException('The operation was aborted.', 'AbortError');
 }
 
 /** Claude through the Messages API, always streaming. */
@@ -53,45 +48,30 @@ export class AnthropicLanguageModel implements LanguageModelV1 {
   async doStream(options: LanguageModelV1CallOptions): Promise<LanguageModelV1StreamResult> {
     const { body, warnings } = buildAnthropicRequest(this.modelId, options, this.#config.catalogEntry);
     const client = await this.#getClient();
-    const signal = options.abortSignal;
+    const abortSignal = options.abortSignal;
     const endpoint = client.baseURL;
-    let result: Awaited<ReturnType<ReturnType<typeof client.messages.create>['withResponse']>>;
-    try {
-      result = await client.messages
-        .create(body as unknown as Anthropic.MessageCreateParamsStreaming, { ...(signal ? { signal } : {}), ...(options.headers ? { headers: options.headers } : {}) })
-        .withResponse();
-    } catch (error) {
-      if (isAbortError(error) || signal?.aborted) throw signal ? abortError(signal) : error;
-      throw toAnthropicProviderError(error, { endpoint });
-    }
+    const result = await callProvider(
+      () => client.messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, sdkRequestOptions(options)).withResponse(),
+      { abortSignal, toError: (error) => toAnthropicProviderError(error, { endpoint }) },
+    );
     const requestId = result.request_id ?? undefined;
-    const headers: Record<string, string> = {};
-    result.response.headers.forEach((value, key) => {
-      headers[key] = value;
+    const state = createAnthropicStreamState();
+    let metadataSent = false;
+    // The request id comes from the HTTP response, not the events: it joins the first metadata part.
+    const withRequestId = (part: LanguageModelV1StreamPart): LanguageModelV1StreamPart => {
+      if (metadataSent || part.type !== 'response-metadata' || !requestId) return part;
+      metadataSent = true;
+      return { ...part, requestId };
+    };
+    const stream = driveProviderStream<AnthropicStreamEvent>({
+      warnings,
+      items: () => result.data as unknown as AsyncIterable<AnthropicStreamEvent>,
+      map: (event) => mapAnthropicStreamEvent(state, event).map(withRequestId),
+      finish: () => finishAnthropicStream(state, requestId),
+      toError: (error, { responseStarted }) => toAnthropicProviderError(error, { responseStarted, requestId, endpoint }),
+      responseStarted: () => state.contentStarted,
+      abortSignal,
     });
-    const events = result.data as unknown as AsyncIterable<AnthropicStreamEvent>;
-    async function* parts(): AsyncGenerator<LanguageModelV1StreamPart> {
-      yield { type: 'stream-start', warnings };
-      const state = createAnthropicStreamState();
-      let first = true;
-      try {
-        for await (const event of events) {
-          for (const part of mapAnthropicStreamEvent(state, event)) {
-            if (first && part.type === 'response-metadata') {
-              first = false;
-              yield { ...part, ...(requestId ? { requestId } : {}) };
-            } else yield part;
-          }
-        }
-      } catch (error) {
-        if (isAbortError(error) || signal?.aborted) throw signal ? abortError(signal) : error;
-        yield { type: 'error', error: toAnthropicProviderError(error, { responseStarted: state.contentStarted, requestId, endpoint }) };
-        return;
-      }
-      // The SDK ends the iteration quietly on abort; the caller must still see the abort.
-      if (signal?.aborted) throw abortError(signal);
-      yield* finishAnthropicStream(state, requestId);
-    }
-    return { stream: parts(), request: { body }, response: { headers } };
+    return { stream, request: { body }, response: { headers: headersToRecord(result.response.headers) } };
   }
 }

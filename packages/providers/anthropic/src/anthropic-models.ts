@@ -1,4 +1,4 @@
-import type { CatalogParameterDefinition, ModelCatalogEntry } from '@cairn/core';
+import type { CatalogParameterDefinition, ModelCatalogEntry } from '@cairn/core/spec';
 
 /** Reasoning effort as a catalog parameter; mapped to an extended-thinking budget. */
 const reasoningEffortParameter: CatalogParameterDefinition = {

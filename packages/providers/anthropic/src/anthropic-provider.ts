@@ -1,16 +1,18 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ConfigurationError, type LanguageModelV1, type ModelCatalogEntry, type ProviderContext, type ProviderSettings, type ProviderV1 } from '@cairn/core';
+import { ConfigurationError } from '@cairn/core/errors';
+import type { LanguageModelV1, ModelCatalogEntry, ProviderContext, ProviderSettings, ProviderV1 } from '@cairn/core/spec';
+import { asInstance, headersSetting, resolveSetting, settingLayers, stringSetting } from '@cairn/provider-utils';
 import { AnthropicLanguageModel } from './anthropic-language-model.js';
 import { anthropicModels, findAnthropicModel } from './anthropic-models.js';
 
 export interface AnthropicProviderSettings extends ProviderSettings {
-  /** API key; else `ANTHROPIC_API_KEY`. */
+  /** API key (`providers.anthropic.apiKey` wins over this); else `ANTHROPIC_API_KEY`. */
   apiKey?: string;
-  /** Base URL (for proxies and gateways); else `ANTHROPIC_BASE_URL`, else the SDK's default. */
+  /** Base URL for proxies and gateways (`providers.anthropic.baseURL` wins); else `ANTHROPIC_BASE_URL`, else the SDK's default. */
   baseURL?: string;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
-  /** A ready `@anthropic-ai/sdk` client; when given, the key, base URL and retry settings are its own. */
+  /** A ready `@anthropic-ai/sdk` client; when given, the key and base URL are its own (requests still pass `maxRetries: 0`). */
   client?: Anthropic;
   /** A fetch implementation for the SDK client we build. */
   fetch?: typeof globalThis.fetch;
@@ -25,15 +27,21 @@ export interface AnthropicProvider extends ProviderV1 {
 
 const apiKeyEnv = ['ANTHROPIC_API_KEY'];
 
-function resolveSettings(defaults: AnthropicProviderSettings, context: ProviderContext | undefined): AnthropicProviderSettings & { env: Record<string, string | undefined> } {
-  const env = context?.env ?? process.env;
-  const settings = { ...defaults, ...(context?.settings ?? {}) } as AnthropicProviderSettings;
+const asAnthropicClient = asInstance<Anthropic>(
+  'an Anthropic client (new Anthropic({...}))',
+  (value) => typeof value === 'object' && value !== null && 'messages' in value,
+);
+const asFetch = asInstance<typeof globalThis.fetch>('a fetch function', (value) => typeof value === 'function');
+
+/** Per-agent settings (`providers.anthropic`) win over the factory's, which win over env. */
+function resolveSettings(factory: AnthropicProviderSettings, context: ProviderContext | undefined) {
+  const layers = settingLayers('anthropic', factory, context);
   return {
-    ...settings,
-    apiKey: settings.apiKey ?? env.ANTHROPIC_API_KEY,
-    baseURL: settings.baseURL ?? (env.ANTHROPIC_BASE_URL || undefined),
-    headers: defaults.headers || context?.settings.headers ? { ...(defaults.headers ?? {}), ...(context?.settings.headers ?? {}) } : undefined,
-    env,
+    client: resolveSetting(layers, 'client', asAnthropicClient),
+    apiKey: stringSetting(layers, 'apiKey', ['ANTHROPIC_API_KEY']),
+    baseURL: stringSetting(layers, 'baseURL', ['ANTHROPIC_BASE_URL']),
+    headers: headersSetting(layers),
+    fetch: resolveSetting(layers, 'fetch', asFetch),
   };
 }
 
@@ -49,14 +57,7 @@ export function createAnthropic(settings: AnthropicProviderSettings = {}): Anthr
       if (!resolved.client && !resolved.apiKey) {
         throw new ConfigurationError('Anthropic API key missing: set ANTHROPIC_API_KEY or pass providers.anthropic.apiKey.', { operation: 'languageModel' });
       }
-      return new AnthropicLanguageModel(modelId, {
-        client: resolved.client,
-        apiKey: resolved.apiKey,
-        baseURL: resolved.baseURL,
-        headers: resolved.headers,
-        fetch: resolved.fetch,
-        catalogEntry: findAnthropicModel(modelId),
-      });
+      return new AnthropicLanguageModel(modelId, { ...resolved, catalogEntry: findAnthropicModel(modelId) });
     },
     models: () => anthropicModels.map((entry) => ({ ...entry })),
     isConfigured(context?: ProviderContext): boolean {

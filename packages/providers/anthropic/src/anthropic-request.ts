@@ -1,4 +1,4 @@
-import type { CallWarning, JSONSchema, LanguageModelV1CallOptions, ModelCatalogEntry } from '@cairn/core';
+import type { CallWarning, JSONSchema, LanguageModelV1CallOptions, ModelCatalogEntry } from '@cairn/core/spec';
 import { applyAnthropicCacheBreakpoints } from './anthropic-cache-breakpoints.js';
 import { resolveAnthropicTokens } from './anthropic-thinking.js';
 import { type AnthropicMessage, convertToAnthropicMessages } from './convert-to-anthropic-messages.js';

@@ -1,4 +1,4 @@
-import type { CallWarning, LanguageModelV1CallOptions, ModelCatalogEntry } from '@cairn/core';
+import type { CallWarning, LanguageModelV1CallOptions, ModelCatalogEntry } from '@cairn/core/spec';
 
 /** Thinking budgets per effort. The API's minimum budget is 1,024 tokens. */
 export const thinkingBudgets = { minimal: 1_024, low: 4_096, medium: 10_000, high: 32_000 } as const;

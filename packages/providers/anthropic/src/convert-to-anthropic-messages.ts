@@ -1,4 +1,5 @@
-import type { CallWarning, ImagePart, JSONValue, ModelMessage, ToolResultOutput } from '@cairn/core';
+import type { AssistantModelMessage, CallWarning, ImagePart, JSONValue, ModelMessage, ToolResultOutput } from '@cairn/core/spec';
+import { createMessageCache } from '@cairn/provider-utils';
 
 type CacheControl = { type: 'ephemeral' };
 
@@ -56,76 +57,102 @@ function imageSource(part: ImagePart): AnthropicImageSource {
   return 'url' in part ? { type: 'url', url: part.url } : { type: 'base64', media_type: part.mediaType, data: part.data };
 }
 
-/** Appends to the last message when it has the same role: tool results and the next user text form one user turn. */
-function push(messages: AnthropicMessage[], role: 'user' | 'assistant', blocks: AnthropicContentBlock[]): void {
-  if (blocks.length === 0) return;
-  const last = messages[messages.length - 1];
-  if (last && last.role === role) last.content.push(...blocks);
-  else messages.push({ role, content: blocks });
+/** What one message converts to, whatever its neighbours are: cached per message object. */
+type ConvertedMessage =
+  | { role: 'system'; blocks: AnthropicPrompt['system'] }
+  | { role: 'user' | 'assistant' | 'tool'; blocks: AnthropicContentBlock[]; warnings: CallWarning[] };
+
+/** Each message's conversion, shared by every later step of the conversation (read only). */
+export const anthropicMessageCache = createMessageCache<ConvertedMessage>();
+
+function convertAssistant(message: AssistantModelMessage): ConvertedMessage {
+  const blocks: AnthropicContentBlock[] = [];
+  const warnings: CallWarning[] = [];
+  for (const part of message.content) {
+    if (part.type === 'text') {
+      if (part.text) blocks.push({ type: 'text', text: part.text });
+    } else if (part.type === 'reasoning') {
+      if (part.redactedData !== undefined) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
+      else if (part.signature) blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature });
+      else if (part.text) {
+        // Unsigned reasoning (another provider's, or a cut stream) is rejected by the API.
+        warnings.push({ type: 'other', message: 'Dropped a reasoning part without an Anthropic signature.' });
+      }
+    } else {
+      blocks.push({ type: 'tool_use', id: part.toolCallId, name: part.toolName, input: part.input });
+    }
+  }
+  return { role: 'assistant', blocks, warnings };
+}
+
+function convertMessage(message: ModelMessage): ConvertedMessage {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', blocks: message.content ? [{ type: 'text', text: message.content }] : [] };
+    case 'user':
+      return {
+        role: 'user',
+        // The API rejects empty text blocks.
+        blocks: message.content.flatMap((part): AnthropicContentBlock[] =>
+          part.type === 'text' ? (part.text ? [{ type: 'text', text: part.text }] : []) : [{ type: 'image', source: imageSource(part) }],
+        ),
+        warnings: [],
+      };
+    case 'tool':
+      return {
+        role: 'tool',
+        blocks: message.content.map((part): AnthropicContentBlock => {
+          const { content, isError } = toolResultContent(part.output);
+          return { type: 'tool_result', tool_use_id: part.toolCallId, content, ...(isError ? { is_error: true } : {}) };
+        }),
+        warnings: [],
+      };
+    case 'assistant':
+      return convertAssistant(message);
+  }
 }
 
 /**
- * Neutral messages to the Messages API shape. Pure. System messages become the `system` parameter;
+ * Appends to the last message when it has the same role: tool results and the next user text form
+ * one user turn. Message content arrays are this request's own; the blocks are shared (cached).
+ */
+function push(messages: AnthropicMessage[], role: 'user' | 'assistant', blocks: readonly AnthropicContentBlock[]): void {
+  if (blocks.length === 0) return;
+  const last = messages[messages.length - 1];
+  if (last && last.role === role) last.content.push(...blocks);
+  else messages.push({ role, content: [...blocks] });
+}
+
+/** Tool results open the user turn: they go before any other block of it (Anthropic wants them first). */
+function pushResults(messages: AnthropicMessage[], results: readonly AnthropicContentBlock[]): void {
+  const last = messages[messages.length - 1];
+  if (!last || last.role !== 'user') {
+    messages.push({ role: 'user', content: [...results] });
+    return;
+  }
+  const firstOther = last.content.findIndex((block) => block.type !== 'tool_result');
+  last.content.splice(firstOther === -1 ? last.content.length : firstOther, 0, ...results);
+}
+
+/**
+ * Neutral messages to the Messages API shape. System messages become the `system` parameter;
  * tool results open the following user turn (Anthropic wants them first); the assistant's thinking
- * blocks go back exactly as received, with their signatures, in their original order.
+ * blocks go back exactly as received, with their signatures, in their original order. Each message
+ * is converted once (cached); only the merging into turns runs every step.
  */
 export function convertToAnthropicMessages(prompt: ModelMessage[]): AnthropicPrompt {
   const system: AnthropicPrompt['system'] = [];
   const messages: AnthropicMessage[] = [];
   const warnings: CallWarning[] = [];
   for (const message of prompt) {
-    switch (message.role) {
-      case 'system':
-        if (message.content) system.push({ type: 'text', text: message.content });
-        break;
-      case 'user':
-        push(
-          messages,
-          'user',
-          // The API rejects empty text blocks.
-          message.content.flatMap((part): AnthropicContentBlock[] =>
-            part.type === 'text'
-              ? part.text
-                ? [{ type: 'text', text: part.text }]
-                : []
-              : [{ type: 'image', source: imageSource(part) }],
-          ),
-        );
-        break;
-      case 'tool': {
-        const results = message.content.map((part): AnthropicContentBlock => {
-          const { content, isError } = toolResultContent(part.output);
-          return { type: 'tool_result', tool_use_id: part.toolCallId, content, ...(isError ? { is_error: true } : {}) };
-        });
-        const last = messages[messages.length - 1];
-        // Results must come before any other block of the user turn.
-        if (last && last.role === 'user') {
-          const firstOther = last.content.findIndex((block) => block.type !== 'tool_result');
-          last.content.splice(firstOther === -1 ? last.content.length : firstOther, 0, ...results);
-        }
-        else messages.push({ role: 'user', content: results });
-        break;
-      }
-      case 'assistant': {
-        const blocks: AnthropicContentBlock[] = [];
-        for (const part of message.content) {
-          if (part.type === 'text') {
-            if (part.text) blocks.push({ type: 'text', text: part.text });
-          } else if (part.type === 'reasoning') {
-            if (part.redactedData !== undefined) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
-            else if (part.signature) blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature });
-            else if (part.text) {
-              // Unsigned reasoning (another provider's, or a cut stream) is rejected by the API.
-              warnings.push({ type: 'other', message: 'Dropped a reasoning part without an Anthropic signature.' });
-            }
-          } else {
-            blocks.push({ type: 'tool_use', id: part.toolCallId, name: part.toolName, input: part.input });
-          }
-        }
-        push(messages, 'assistant', blocks);
-        break;
-      }
+    const converted = anthropicMessageCache.get(message, convertMessage);
+    if (converted.role === 'system') {
+      system.push(...converted.blocks);
+      continue;
     }
+    warnings.push(...converted.warnings);
+    if (converted.role === 'tool') pushResults(messages, converted.blocks);
+    else push(messages, converted.role, converted.blocks);
   }
   return { system, messages, warnings };
 }

@@ -1,4 +1,4 @@
-import type { FinishReason } from '@cairn/core';
+import type { FinishReason } from '@cairn/core/spec';
 
 /**
  * Anthropic stop reasons in the unified vocabulary. `pause_turn` (a server tool paused a long turn)

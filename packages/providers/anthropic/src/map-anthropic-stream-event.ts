@@ -1,4 +1,5 @@
-import { type LanguageModelV1StreamPart, ProviderError } from '@cairn/core';
+import { ProviderError } from '@cairn/core/errors';
+import type { LanguageModelV1StreamPart } from '@cairn/core/spec';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
 import { type AnthropicUsageLike, mapAnthropicUsage, mergeAnthropicUsage } from './map-anthropic-usage.js';
 

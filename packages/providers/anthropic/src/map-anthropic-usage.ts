@@ -1,4 +1,4 @@
-import type { LanguageModelV1Usage } from '@cairn/core';
+import type { LanguageModelV1Usage } from '@cairn/core/spec';
 
 /** The usage fields of `message_start.message.usage` and `message_delta.usage`. */
 export interface AnthropicUsageLike {

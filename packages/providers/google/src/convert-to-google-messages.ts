@@ -1,4 +1,5 @@
-import type { CallWarning, ImagePart, JSONValue, ModelMessage, ProviderMetadata, ToolResultOutput } from '@cairn/core';
+import type { AssistantModelMessage, CallWarning, ImagePart, JSONValue, ModelMessage, ProviderMetadata, ToolModelMessage, ToolResultOutput } from '@cairn/core/spec';
+import { createMessageCache } from '@cairn/provider-utils';
 
 /** A Gemini `Part` as we send it. */
 export type GooglePart =
@@ -87,73 +88,143 @@ function argsOf(input: JSONValue): Record<string, unknown> {
   return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : { value: input };
 }
 
-function push(contents: GoogleContent[], role: 'user' | 'model', parts: GooglePart[]): void {
+interface ConvertedCall {
+  toolCallId: string;
+  name: string;
+  apiId?: string | undefined;
+}
+
+/** What one message converts to, whatever its neighbours are: cached per message object. */
+type ConvertedMessage =
+  | { role: 'system'; text: string }
+  | { role: 'user'; parts: GooglePart[]; warnings: CallWarning[] }
+  | {
+      role: 'assistant';
+      parts: GooglePart[];
+      calls: ConvertedCall[];
+      /** The first function call of a message without any signature: where Gemini 3 needs the placeholder; -1 if none. */
+      placeholderAt: number;
+    }
+  | {
+      role: 'tool';
+      /** The name and call id come from the call being answered, looked up when the request is assembled. */
+      results: Array<{ toolCallId: string; toolName: string; response: Record<string, unknown> }>;
+      images: GooglePart[];
+      warnings: CallWarning[];
+    };
+
+/** Each message's conversion, shared by every later step of the conversation (read only). */
+export const googleMessageCache = createMessageCache<ConvertedMessage>();
+
+function convertAssistant(message: AssistantModelMessage): ConvertedMessage {
+  const parts: GooglePart[] = [];
+  const calls: ConvertedCall[] = [];
+  for (const part of message.content) {
+    if (part.type === 'reasoning') {
+      const signature = part.signature ?? googleMetadata(part.providerMetadata).thoughtSignature;
+      if (part.text || signature) parts.push({ text: part.text, thought: true, ...(signature ? { thoughtSignature: signature } : {}) });
+    } else if (part.type === 'text') {
+      const { thoughtSignature } = googleMetadata(part.providerMetadata);
+      if (part.text || thoughtSignature) parts.push({ text: part.text, ...(thoughtSignature ? { thoughtSignature } : {}) });
+    } else {
+      const { thoughtSignature, functionCallId } = googleMetadata(part.providerMetadata);
+      calls.push({ toolCallId: part.toolCallId, name: part.toolName, apiId: functionCallId });
+      parts.push({
+        functionCall: { ...(functionCallId ? { id: functionCallId } : {}), name: part.toolName, args: argsOf(part.input) },
+        ...(thoughtSignature ? { thoughtSignature } : {}),
+      });
+    }
+  }
+  const signed = parts.some((part) => 'thoughtSignature' in part && part.thoughtSignature);
+  return { role: 'assistant', parts, calls, placeholderAt: signed ? -1 : parts.findIndex((part) => 'functionCall' in part) };
+}
+
+function convertToolMessage(message: ToolModelMessage): ConvertedMessage {
+  const warnings: CallWarning[] = [];
+  return {
+    role: 'tool',
+    results: message.content.map((part) => ({ toolCallId: part.toolCallId, toolName: part.toolName, response: responseOf(part.output) })),
+    images: message.content.flatMap((part) => toolResultImages(part, warnings)),
+    warnings,
+  };
+}
+
+function convertMessage(message: ModelMessage): ConvertedMessage {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', text: message.content };
+    case 'user': {
+      const warnings: CallWarning[] = [];
+      // Empty text parts are rejected by the API.
+      const parts = message.content.flatMap((part): GooglePart[] => (part.type === 'text' ? (part.text ? [{ text: part.text }] : []) : imageParts(part, warnings)));
+      return { role: 'user', parts, warnings };
+    }
+    case 'assistant':
+      return convertAssistant(message);
+    case 'tool':
+      return convertToolMessage(message);
+  }
+}
+
+/** Appends to the last content when it has the same role. Content part arrays are this request's own; the parts are shared (cached). */
+function push(contents: GoogleContent[], role: 'user' | 'model', parts: readonly GooglePart[]): void {
   if (parts.length === 0) return;
   const last = contents[contents.length - 1];
   if (last && last.role === role) last.parts.push(...parts);
-  else contents.push({ role, parts });
+  else contents.push({ role, parts: [...parts] });
+}
+
+/** Function responses (and the images after them) come before any other part of the user turn. */
+function pushResponses(contents: GoogleContent[], parts: GooglePart[]): void {
+  const last = contents[contents.length - 1];
+  if (!last || last.role !== 'user') {
+    contents.push({ role: 'user', parts });
+    return;
+  }
+  const firstOther = last.parts.findIndex((part) => !('functionResponse' in part));
+  last.parts.splice(firstOther === -1 ? last.parts.length : firstOther, 0, ...parts);
+}
+
+/** The message's parts, with Gemini 3's placeholder signature on a copy of its first call when it has none. */
+function modelParts(converted: Extract<ConvertedMessage, { role: 'assistant' }>, placeholderSignatures: boolean): readonly GooglePart[] {
+  if (!placeholderSignatures || converted.placeholderAt === -1) return converted.parts;
+  const parts = [...converted.parts];
+  parts[converted.placeholderAt] = { ...parts[converted.placeholderAt]!, thoughtSignature: PLACEHOLDER_THOUGHT_SIGNATURE } as GooglePart;
+  return parts;
 }
 
 /**
- * Neutral messages to Gemini `contents`. Pure. Thought signatures go back on the same part they
- * came on (text or functionCall); function responses open the following user turn and carry the
- * name (and the API's call id, when it sent one) of the call they answer.
+ * Neutral messages to Gemini `contents`. Thought signatures go back on the same part they came on
+ * (text or functionCall); function responses open the following user turn and carry the name (and
+ * the API's call id, when it sent one) of the call they answer. Each message is converted once
+ * (cached); merging turns, answering calls by name and the placeholder run every step.
  */
 export function convertToGoogleMessages(prompt: ModelMessage[], options: ConvertToGoogleOptions = {}): GooglePrompt {
   const system: Array<{ text: string }> = [];
   const contents: GoogleContent[] = [];
   const warnings: CallWarning[] = [];
-  const calls = new Map<string, { name: string; apiId?: string }>();
+  const calls = new Map<string, { name: string; apiId?: string | undefined }>();
   for (const message of prompt) {
-    switch (message.role) {
+    const converted = googleMessageCache.get(message, convertMessage);
+    switch (converted.role) {
       case 'system':
-        if (message.content) system.push({ text: message.content });
+        if (converted.text) system.push({ text: converted.text });
         break;
       case 'user':
-        push(
-          contents,
-          'user',
-          // Empty text parts are rejected by the API.
-          message.content.flatMap((part): GooglePart[] => (part.type === 'text' ? (part.text ? [{ text: part.text }] : []) : imageParts(part, warnings))),
-        );
+        warnings.push(...converted.warnings);
+        push(contents, 'user', converted.parts);
         break;
-      case 'assistant': {
-        const parts: GooglePart[] = [];
-        for (const part of message.content) {
-          if (part.type === 'reasoning') {
-            const signature = part.signature ?? googleMetadata(part.providerMetadata).thoughtSignature;
-            if (part.text || signature) parts.push({ text: part.text, thought: true, ...(signature ? { thoughtSignature: signature } : {}) });
-          } else if (part.type === 'text') {
-            const { thoughtSignature } = googleMetadata(part.providerMetadata);
-            if (part.text || thoughtSignature) parts.push({ text: part.text, ...(thoughtSignature ? { thoughtSignature } : {}) });
-          } else {
-            const { thoughtSignature, functionCallId } = googleMetadata(part.providerMetadata);
-            calls.set(part.toolCallId, { name: part.toolName, apiId: functionCallId });
-            parts.push({
-              functionCall: { ...(functionCallId ? { id: functionCallId } : {}), name: part.toolName, args: argsOf(part.input) },
-              ...(thoughtSignature ? { thoughtSignature } : {}),
-            });
-          }
-        }
-        const signed = parts.some((part) => 'thoughtSignature' in part && part.thoughtSignature);
-        const firstCall = parts.find((part) => 'functionCall' in part);
-        if (options.placeholderSignatures && !signed && firstCall && 'functionCall' in firstCall) firstCall.thoughtSignature = PLACEHOLDER_THOUGHT_SIGNATURE;
-        push(contents, 'model', parts);
+      case 'assistant':
+        for (const call of converted.calls) calls.set(call.toolCallId, { name: call.name, apiId: call.apiId });
+        push(contents, 'model', modelParts(converted, options.placeholderSignatures === true));
         break;
-      }
       case 'tool': {
-        const responses: GooglePart[] = message.content.map((part) => {
-          const call = calls.get(part.toolCallId);
-          return { functionResponse: { ...(call?.apiId ? { id: call.apiId } : {}), name: call?.name ?? part.toolName, response: responseOf(part.output) } };
+        warnings.push(...converted.warnings);
+        const responses = converted.results.map((result): GooglePart => {
+          const call = calls.get(result.toolCallId);
+          return { functionResponse: { ...(call?.apiId ? { id: call.apiId } : {}), name: call?.name ?? result.toolName, response: result.response } };
         });
-        const parts = [...responses, ...message.content.flatMap((part) => toolResultImages(part, warnings))];
-        const last = contents[contents.length - 1];
-        // Function responses come before any other part of the user turn.
-        if (last && last.role === 'user') {
-          const firstOther = last.parts.findIndex((part) => !('functionResponse' in part));
-          last.parts.splice(firstOther === -1 ? last.parts.length : firstOther, 0, ...parts);
-        }
-        else contents.push({ role: 'user', parts });
+        pushResponses(contents, [...responses, ...converted.images]);
         break;
       }
     }

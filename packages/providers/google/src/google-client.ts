@@ -38,9 +38,3 @@ export function lazyGoogleClient(config: GoogleClientConfig): () => Promise<Goog
 
 /** The Gemini Developer API's default base URL, for error messages (the SDK's own default). */
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
-
-/** The reason of an aborted signal as the error to throw: aborts surface unwrapped. */
-export function abortError(signal: AbortSignal): unknown {
-  if (signal.reason instanceof Error) return signal.reason;
-  return new DOMException('The operation was aborted.', 'AbortError');
-}

@@ -1,6 +1,8 @@
 import type { GoogleGenAI } from '@google/genai';
-import { type EmbeddingModelV1, isAbortError, ProviderError } from '@cairn/core';
-import { abortError, GEMINI_DEFAULT_BASE_URL, type GoogleClientConfig, lazyGoogleClient } from './google-client.js';
+import { ProviderError } from '@cairn/core/errors';
+import type { EmbeddingModelV1 } from '@cairn/core/spec';
+import { callHeaders, callProvider } from '@cairn/provider-utils';
+import { GEMINI_DEFAULT_BASE_URL, type GoogleClientConfig, lazyGoogleClient } from './google-client.js';
 import { toGoogleProviderError } from './google-error.js';
 
 export interface GoogleEmbeddingModelConfig extends GoogleClientConfig {
@@ -37,27 +39,27 @@ export class GoogleEmbeddingModel implements EmbeddingModelV1 {
       throw new ProviderError(`Gemini embeds at most ${this.maxEmbeddingsPerCall} values per call; got ${options.values.length}. Batch the values.`, { provider: 'google', isRetryable: false });
     }
     const client = await this.#getClient();
-    const signal = options.abortSignal;
+    const abortSignal = options.abortSignal;
     const endpoint = this.#config.client ? undefined : (this.#config.baseURL ?? GEMINI_DEFAULT_BASE_URL);
-    try {
-      const response = await client.models.embedContent({
-        model: this.modelId,
-        contents: options.values,
-        config: {
-          ...(signal ? { abortSignal: signal } : {}),
-          ...(options.headers ? { httpOptions: { headers: { ...(this.#config.headers ?? {}), ...options.headers } } } : {}),
-          ...(this.#config.outputDimensionality ? { outputDimensionality: this.#config.outputDimensionality } : {}),
-          ...(this.#config.taskType ? { taskType: this.#config.taskType } : {}),
-        },
-      });
-      const embeddings = (response.embeddings ?? []).map((embedding) => embedding.values ?? []);
-      if (embeddings.length !== options.values.length) {
-        throw new ProviderError(`Gemini returned ${embeddings.length} embeddings for ${options.values.length} values.`, { provider: 'google', isRetryable: false, body: response });
-      }
-      return { embeddings };
-    } catch (error) {
-      if (isAbortError(error) || signal?.aborted) throw signal ? abortError(signal) : error;
-      throw toGoogleProviderError(error, { endpoint });
+    const headers = callHeaders(options.headers);
+    const response = await callProvider(
+      () =>
+        client.models.embedContent({
+          model: this.modelId,
+          contents: options.values,
+          config: {
+            ...(abortSignal ? { abortSignal } : {}),
+            ...(headers ? { httpOptions: { headers: { ...(this.#config.headers ?? {}), ...headers } } } : {}),
+            ...(this.#config.outputDimensionality ? { outputDimensionality: this.#config.outputDimensionality } : {}),
+            ...(this.#config.taskType ? { taskType: this.#config.taskType } : {}),
+          },
+        }),
+      { abortSignal, toError: (error) => toGoogleProviderError(error, { endpoint }) },
+    );
+    const embeddings = (response.embeddings ?? []).map((embedding) => embedding.values ?? []);
+    if (embeddings.length !== options.values.length) {
+      throw new ProviderError(`Gemini returned ${embeddings.length} embeddings for ${options.values.length} values.`, { provider: 'google', isRetryable: false, body: response });
     }
+    return { embeddings };
   }
 }

@@ -1,4 +1,5 @@
-import { isRetryableStatus, maxRetryAfterMs, ProviderError } from '@cairn/core';
+import { isRetryableStatus, ProviderError } from '@cairn/core/errors';
+import { maxRetryAfterMs, networkProviderError } from '@cairn/provider-utils';
 
 /** Longest wait passed on as retry advice: core's shared cap; the runtime's policy decides. */
 export const MAX_RETRY_AFTER_MS = maxRetryAfterMs;
@@ -48,15 +49,6 @@ function fixHint(status: number | undefined, reasons: string[]): string {
   return '';
 }
 
-const connectionCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-
-function isConnectionFailure(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string' && connectionCodes.has(code)) return true;
-  return /terminated|fetch failed|other side closed|socket hang up/i.test(error.message);
-}
-
 /**
  * Any failure of a Gemini call as a ProviderError with retry advice. Callers check `isAbortError`
  * first and rethrow aborts unwrapped.
@@ -85,16 +77,14 @@ export function toGoogleProviderError(error: unknown, context: GoogleErrorContex
       cause: error,
     });
   }
+  const network = networkProviderError(error, {
+    provider: 'google',
+    providerName: 'Gemini',
+    endpoint: context.endpoint,
+    unreachableHint: 'Check the network connection, or fix GEMINI_BASE_URL / providers.google.baseURL.',
+    responseStarted,
+  });
+  if (network) return network;
   const reason = error instanceof Error ? error.message : String(error);
-  if (isConnectionFailure(error)) {
-    return new ProviderError(`Gemini connection failed${responseStarted ? ' mid-stream' : ''}: ${reason}`, {
-      provider: 'google',
-      isRetryable: true,
-      responseStarted,
-      endpoint: context.endpoint,
-      code: 'provider_connection_error',
-      cause: error,
-    });
-  }
   return new ProviderError(`Gemini request failed: ${reason}`, { provider: 'google', isRetryable: false, responseStarted, endpoint: context.endpoint, cause: error });
 }

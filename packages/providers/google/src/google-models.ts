@@ -1,4 +1,4 @@
-import type { CatalogParameterDefinition, ModelCatalogEntry } from '@cairn/core';
+import type { CatalogParameterDefinition, ModelCatalogEntry } from '@cairn/core/spec';
 
 function effortParameter(values: string[], note: string): CatalogParameterDefinition {
   return { id: 'reasoning_effort', displayName: 'Reasoning effort', description: `Thinking effort (${note}).`, type: 'enum', values };

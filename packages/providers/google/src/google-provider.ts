@@ -1,13 +1,15 @@
 import type { GoogleGenAI } from '@google/genai';
-import { ConfigurationError, type EmbeddingModelV1, type LanguageModelV1, type ModelCatalogEntry, type ProviderContext, type ProviderSettings, type ProviderV1 } from '@cairn/core';
+import { ConfigurationError } from '@cairn/core/errors';
+import type { EmbeddingModelV1, LanguageModelV1, ModelCatalogEntry, ProviderContext, ProviderSettings, ProviderV1 } from '@cairn/core/spec';
+import { asInstance, asNumber, headersSetting, resolveSetting, settingLayers, stringSetting } from '@cairn/provider-utils';
 import { GoogleEmbeddingModel } from './google-embedding-model.js';
 import { GoogleLanguageModel } from './google-language-model.js';
 import { findGoogleModel, googleEmbeddingModels, googleModels } from './google-models.js';
 
 export interface GoogleProviderSettings extends ProviderSettings {
-  /** API key; else `GOOGLE_API_KEY`, else `GEMINI_API_KEY` (the SDK's own order). */
+  /** API key (`providers.google.apiKey` wins over this); else `GOOGLE_API_KEY`, else `GEMINI_API_KEY` (the SDK's own order). */
   apiKey?: string;
-  /** Base URL (proxies, gateways); else `GEMINI_BASE_URL`, else `GOOGLE_GEMINI_BASE_URL`. */
+  /** Base URL for proxies and gateways (`providers.google.baseURL` wins); else `GEMINI_BASE_URL`, else `GOOGLE_GEMINI_BASE_URL`. */
   baseURL?: string;
   headers?: Record<string, string>;
   /** API version, e.g. `v1beta` (the SDK's default) or `v1`. */
@@ -30,14 +32,22 @@ export interface GoogleProvider extends ProviderV1 {
 
 const apiKeyEnv = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'];
 
-function resolveSettings(defaults: GoogleProviderSettings, context: ProviderContext | undefined): GoogleProviderSettings {
-  const env = context?.env ?? process.env;
-  const settings = { ...defaults, ...(context?.settings ?? {}) } as GoogleProviderSettings;
+const asGoogleClient = asInstance<GoogleGenAI>('a GoogleGenAI client (new GoogleGenAI({...}))', (value) => typeof value === 'object' && value !== null && 'models' in value);
+const asFetch = asInstance<typeof globalThis.fetch>('a fetch function', (value) => typeof value === 'function');
+
+/** Per-agent settings (`providers.google`) win over the factory's, which win over env. */
+function resolveSettings(factory: GoogleProviderSettings, context: ProviderContext | undefined): GoogleProviderSettings {
+  const layers = settingLayers('google', factory, context);
   return {
-    ...settings,
-    apiKey: settings.apiKey ?? (env.GOOGLE_API_KEY || env.GEMINI_API_KEY || undefined),
-    baseURL: settings.baseURL ?? (env.GEMINI_BASE_URL || env.GOOGLE_GEMINI_BASE_URL || undefined),
-    headers: defaults.headers || context?.settings.headers ? { ...(defaults.headers ?? {}), ...(context?.settings.headers ?? {}) } : undefined,
+    client: resolveSetting(layers, 'client', asGoogleClient),
+    // The SDK's own order of the two key variables.
+    apiKey: stringSetting(layers, 'apiKey', ['GOOGLE_API_KEY', 'GEMINI_API_KEY']),
+    baseURL: stringSetting(layers, 'baseURL', ['GEMINI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL']),
+    headers: headersSetting(layers),
+    apiVersion: stringSetting(layers, 'apiVersion'),
+    fetch: resolveSetting(layers, 'fetch', asFetch),
+    embeddingDimensions: resolveSetting(layers, 'embeddingDimensions', asNumber),
+    embeddingTaskType: stringSetting(layers, 'embeddingTaskType'),
   };
 }
 

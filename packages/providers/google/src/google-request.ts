@@ -1,4 +1,4 @@
-import type { CallWarning, JSONSchema, LanguageModelV1CallOptions, ModelCatalogEntry } from '@cairn/core';
+import type { CallWarning, JSONSchema, LanguageModelV1CallOptions, ModelCatalogEntry } from '@cairn/core/spec';
 import { convertToGoogleMessages, type GoogleContent } from './convert-to-google-messages.js';
 import { type GoogleThinkingConfig, resolveGoogleThinking } from './google-thinking.js';
 

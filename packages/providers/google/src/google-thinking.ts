@@ -1,4 +1,4 @@
-import type { CallWarning, LanguageModelV1CallOptions, ModelCatalogEntry } from '@cairn/core';
+import type { CallWarning, LanguageModelV1CallOptions, ModelCatalogEntry } from '@cairn/core/spec';
 
 /** `thinkingConfig` as sent (`ThinkingConfig` of `@google/genai`). */
 export interface GoogleThinkingConfig {

@@ -1,4 +1,5 @@
-import { type JSONObject, type LanguageModelV1StreamPart, ProviderError } from '@cairn/core';
+import { ProviderError } from '@cairn/core/errors';
+import type { JSONObject, LanguageModelV1StreamPart } from '@cairn/core/spec';
 import { mapGoogleFinishReason } from './map-google-finish-reason.js';
 import { type GoogleUsageMetadataLike, mapGoogleUsage } from './map-google-usage.js';
 

@@ -1,4 +1,4 @@
-import type { LanguageModelV1Usage } from '@cairn/core';
+import type { LanguageModelV1Usage } from '@cairn/core/spec';
 
 /** `usageMetadata` of a GenerateContentResponse (the fields we read). */
 export interface GoogleUsageMetadataLike {

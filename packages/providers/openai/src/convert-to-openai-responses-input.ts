@@ -1,4 +1,5 @@
-import type { AssistantModelMessage, CallWarning, JSONObject, ModelMessage, ProviderMetadata } from '@cairn/core';
+import type { AssistantModelMessage, CallWarning, JSONObject, ModelMessage, ProviderMetadata, ToolModelMessage } from '@cairn/core/spec';
+import { createMessageCache } from '@cairn/provider-utils';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { dataUrl, imageUrl, toolCallArguments, toolResultText, unansweredToolCallText } from './convert-tool-result-output.js';
 
@@ -24,7 +25,18 @@ function canSendItemIds(message: AssistantModelMessage): boolean {
   });
 }
 
-function convertAssistant(message: AssistantModelMessage, items: ResponseInputItem[], pending: Set<string>): void {
+/** What one message converts to, whatever its neighbours are: cached per message object. */
+type ConvertedInput =
+  | { role: 'system' | 'user'; items: ResponseInputItem[] }
+  | { role: 'assistant'; items: ResponseInputItem[]; callIds: string[] }
+  | { role: 'tool'; outputs: Array<{ callId: string; item: ResponseInputItem }> };
+
+/** Each message's conversion, shared by every later step of the conversation (read only). */
+export const openAIResponsesInputCache = createMessageCache<ConvertedInput>();
+
+function convertAssistant(message: AssistantModelMessage): ConvertedInput {
+  const items: ResponseInputItem[] = [];
+  const callIds: string[] = [];
   const withIds = canSendItemIds(message);
   for (const part of message.content) {
     const metadata = openAIMetadata(part.providerMetadata);
@@ -56,7 +68,7 @@ function convertAssistant(message: AssistantModelMessage, items: ResponseInputIt
         summary: part.text === '' ? [] : [{ type: 'summary_text', text: part.text }],
       });
     } else {
-      pending.add(part.toolCallId);
+      callIds.push(part.toolCallId);
       items.push({
         type: 'function_call',
         call_id: part.toolCallId,
@@ -66,12 +78,54 @@ function convertAssistant(message: AssistantModelMessage, items: ResponseInputIt
       });
     }
   }
+  return { role: 'assistant', items, callIds };
+}
+
+function convertToolOutputs(message: ToolModelMessage): ConvertedInput {
+  return {
+    role: 'tool',
+    outputs: message.content.map((part) => {
+      const { text, images } = toolResultText(part.output);
+      const output =
+        images.length === 0
+          ? text
+          : [
+              ...(text === '' ? [] : [{ type: 'input_text' as const, text }]),
+              ...images.map((image) => ({ type: 'input_image' as const, image_url: dataUrl(image), detail: 'auto' as const })),
+            ];
+      return { callId: part.toolCallId, item: { type: 'function_call_output', call_id: part.toolCallId, output } };
+    }),
+  };
+}
+
+function convertMessage(message: ModelMessage): ConvertedInput {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', items: [{ role: 'system', content: message.content }] };
+    case 'user':
+      return {
+        role: 'user',
+        items: [
+          {
+            role: 'user',
+            content: message.content.map((part) =>
+              part.type === 'text' ? { type: 'input_text' as const, text: part.text } : { type: 'input_image' as const, image_url: imageUrl(part), detail: 'auto' as const },
+            ),
+          },
+        ],
+      };
+    case 'assistant':
+      return convertAssistant(message);
+    case 'tool':
+      return convertToolOutputs(message);
+  }
 }
 
 /**
  * Provider-neutral messages -> Responses API input items, for stateless requests (`store: false`):
  * reasoning items go back with their encrypted content, tool results as `function_call_output`
- * by `call_id`, and every function call gets an output. Pure.
+ * by `call_id`, and every function call gets an output. Each message is converted once (cached);
+ * only the pairing of calls and outputs runs every step.
  */
 export function convertToOpenAIResponsesInput(prompt: ModelMessage[]): { input: ResponseInputItem[]; warnings: CallWarning[] } {
   const items: ResponseInputItem[] = [];
@@ -84,42 +138,19 @@ export function convertToOpenAIResponsesInput(prompt: ModelMessage[]): { input: 
 
   for (const message of prompt) {
     if (message.role !== 'tool') closePendingCalls();
-    switch (message.role) {
-      case 'system':
-        items.push({ role: 'system', content: message.content });
-        break;
-      case 'user':
-        items.push({
-          role: 'user',
-          content: message.content.map((part) =>
-            part.type === 'text' ? { type: 'input_text' as const, text: part.text } : { type: 'input_image' as const, image_url: imageUrl(part), detail: 'auto' as const },
-          ),
-        });
-        break;
-      case 'assistant':
-        convertAssistant(message, items, pending);
-        break;
-      case 'tool':
-        for (const part of message.content) {
-          if (!pending.has(part.toolCallId)) {
-            warnings.push({ type: 'other', message: `Dropped the result of tool call ${part.toolCallId}: no assistant message called it.` });
-            continue;
-          }
-          pending.delete(part.toolCallId);
-          const { text, images } = toolResultText(part.output);
-          items.push({
-            type: 'function_call_output',
-            call_id: part.toolCallId,
-            output:
-              images.length === 0
-                ? text
-                : [
-                    ...(text === '' ? [] : [{ type: 'input_text' as const, text }]),
-                    ...images.map((image) => ({ type: 'input_image' as const, image_url: dataUrl(image), detail: 'auto' as const })),
-                  ],
-          });
-        }
-        break;
+    const converted = openAIResponsesInputCache.get(message, convertMessage);
+    if (converted.role !== 'tool') {
+      if (converted.role === 'assistant') for (const callId of converted.callIds) pending.add(callId);
+      items.push(...converted.items);
+      continue;
+    }
+    for (const { callId, item } of converted.outputs) {
+      if (!pending.has(callId)) {
+        warnings.push({ type: 'other', message: `Dropped the result of tool call ${callId}: no assistant message called it.` });
+        continue;
+      }
+      pending.delete(callId);
+      items.push(item);
     }
   }
   closePendingCalls();

@@ -1,4 +1,4 @@
-import type { ImagePart, ToolResultOutput } from '@cairn/core';
+import type { ImagePart, ToolResultOutput } from '@cairn/core/spec';
 
 /** A tool result as text, plus any images it carried (the wire formats take those separately). */
 export function toolResultText(output: ToolResultOutput): { text: string; images: Array<{ data: string; mediaType: string }> } {

@@ -1,4 +1,4 @@
-import type { FinishReason, LanguageModelV1StreamPart, LanguageModelV1Usage } from '@cairn/core';
+import type { FinishReason, LanguageModelV1StreamPart, LanguageModelV1Usage } from '@cairn/core/spec';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { mapOpenAIChatFinishReason } from './map-openai-finish-reason.js';
 import { emptyUsage, mapOpenAIChatUsage } from './map-openai-usage.js';

@@ -1,4 +1,4 @@
-import type { FinishReason } from '@cairn/core';
+import type { FinishReason } from '@cairn/core/spec';
 
 /** Chat Completions `finish_reason` -> the unified finish reason, keeping the raw value. */
 export function mapOpenAIChatFinishReason(raw: string | null | undefined): FinishReason {

@@ -1,4 +1,5 @@
-import { type LanguageModelV1StreamPart, ProviderError } from '@cairn/core';
+import { ProviderError } from '@cairn/core/errors';
+import type { LanguageModelV1StreamPart } from '@cairn/core/spec';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { mapOpenAIResponsesFinishReason } from './map-openai-finish-reason.js';
 import { mapOpenAIResponsesUsage } from './map-openai-usage.js';

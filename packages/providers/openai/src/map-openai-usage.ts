@@ -1,4 +1,4 @@
-import type { LanguageModelV1Usage } from '@cairn/core';
+import type { LanguageModelV1Usage } from '@cairn/core/spec';
 
 interface ChatUsage {
   prompt_tokens?: number | null;

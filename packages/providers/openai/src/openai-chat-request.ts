@@ -1,4 +1,4 @@
-import type { CallWarning, LanguageModelV1CallOptions } from '@cairn/core';
+import type { CallWarning, LanguageModelV1CallOptions } from '@cairn/core/spec';
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 import { isReasoningModel, type OpenAIModelConfig, requestedReasoningEffort } from './openai-client.js';

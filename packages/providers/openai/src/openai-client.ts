@@ -1,4 +1,4 @@
-import type { LanguageModelV1CallOptions, ModelCatalogEntry } from '@cairn/core';
+import type { LanguageModelV1CallOptions, ModelCatalogEntry } from '@cairn/core/spec';
 import type OpenAI from 'openai';
 import type { OpenAIErrorContext } from './openai-error.js';
 
@@ -36,17 +36,6 @@ export function createLazyOpenAIClient(settings: OpenAIClientSettings): () => Pr
   };
 }
 
-/** Per-request SDK options: the abort signal, no SDK retries, the call's extra headers. */
-export function openAIRequestOptions(options: Pick<LanguageModelV1CallOptions, 'abortSignal' | 'headers'>): OpenAI.RequestOptions {
-  const headers: Record<string, string> = {};
-  for (const [key, value] of Object.entries(options.headers ?? {})) if (value !== undefined) headers[key] = value;
-  return {
-    maxRetries: 0,
-    ...(options.abortSignal ? { signal: options.abortSignal } : {}),
-    ...(Object.keys(headers).length > 0 ? { headers } : {}),
-  };
-}
-
 /** What a language model of this package needs from its provider. */
 export interface OpenAIModelConfig {
   provider: string;
@@ -71,13 +60,4 @@ export function isReasoningModel(modelId: string, entry: ModelCatalogEntry | und
 export function requestedReasoningEffort(options: LanguageModelV1CallOptions): string | undefined {
   const fromParams = options.params?.reasoningEffort;
   return options.reasoningEffort ?? (typeof fromParams === 'string' ? fromParams : undefined);
-}
-
-/** Response headers as a plain object, for `LanguageModelV1StreamResult.response`. */
-export function headersToRecord(headers: Headers): Record<string, string> {
-  const record: Record<string, string> = {};
-  headers.forEach((value, key) => {
-    record[key] = value;
-  });
-  return record;
 }

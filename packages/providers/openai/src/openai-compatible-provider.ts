@@ -1,9 +1,11 @@
-import { ConfigurationError, type LanguageModelV1, type ModelCatalogEntry, type ProviderContext, type ProviderV1 } from '@cairn/core';
+import { ConfigurationError } from '@cairn/core/errors';
+import type { LanguageModelV1, ModelCatalogEntry, ProviderContext, ProviderV1 } from '@cairn/core/spec';
+import { asBoolean, headersSetting, resolveSetting, settingLayers, stringSetting } from '@cairn/provider-utils';
 import type OpenAI from 'openai';
 import type { OpenAIModelConfig } from './openai-client.js';
 import { OpenAIChatLanguageModel } from './openai-chat-language-model.js';
 import { OpenAIEmbeddingModel } from './openai-embedding-model.js';
-import { createClientCache, defaultProviderContext, headerSettings, injectedClient, stringSetting, withoutTrailingSlash } from './provider-context.js';
+import { asOpenAIClient, createClientCache, withoutTrailingSlash } from './provider-context.js';
 
 export interface OpenAICompatibleProviderSettings {
   /** Provider id, the prefix of model ids (`ollama/qwen3`). */
@@ -41,19 +43,20 @@ export function createOpenAICompatible(settings: OpenAICompatibleProviderSetting
   const clientFor = createClientCache();
   const name = settings.name ?? settings.id;
 
-  function resolve(context: ProviderContext) {
-    const contextSettings = context.settings ?? {};
-    const env = context.env ?? {};
-    const baseURL = withoutTrailingSlash(
-      stringSetting(contextSettings.baseURL, settings.baseURLEnv ? env[settings.baseURLEnv] : undefined, settings.baseURL) ?? settings.baseURL,
-    );
-    const apiKey = stringSetting(settings.apiKey, contextSettings.apiKey, settings.apiKeyEnv ? env[settings.apiKeyEnv] : undefined);
-    const client = injectedClient(settings.client, contextSettings.client);
-    return { contextSettings, baseURL, apiKey, client };
+  // The factory's overridable settings; `baseURL` is not one of them: it is the server's default
+  // address, the last fallback, so `baseURLEnv` (OLLAMA_BASE_URL) overrides it.
+  const factorySettings = { apiKey: settings.apiKey, headers: settings.headers, client: settings.client, promptCacheKey: settings.promptCacheKey };
+
+  function resolve(context: ProviderContext | undefined) {
+    const layers = settingLayers(settings.id, factorySettings, context);
+    const baseURL = withoutTrailingSlash(stringSetting(layers, 'baseURL', settings.baseURLEnv ? [settings.baseURLEnv] : []) ?? settings.baseURL);
+    const apiKey = stringSetting(layers, 'apiKey', settings.apiKeyEnv ? [settings.apiKeyEnv] : []);
+    const client = resolveSetting(layers, 'client', asOpenAIClient);
+    return { layers, baseURL, apiKey, client };
   }
 
-  function modelConfig(context: ProviderContext): OpenAIModelConfig {
-    const { contextSettings, baseURL, apiKey, client } = resolve(context);
+  function modelConfig(context: ProviderContext | undefined): OpenAIModelConfig {
+    const { layers, baseURL, apiKey, client } = resolve(context);
     if (!apiKey && settings.apiKeyEnv && !client) {
       throw new ConfigurationError(`${name} API key is missing: set ${settings.apiKeyEnv} or pass providers.${settings.id}.apiKey.`, { code: 'missing_api_key' });
     }
@@ -61,7 +64,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleProviderSetting
     return {
       provider: settings.id,
       isOpenAI: false,
-      sendPromptCacheKey: settings.promptCacheKey ?? (contextSettings.promptCacheKey as boolean | undefined) ?? false,
+      sendPromptCacheKey: resolveSetting(layers, 'promptCacheKey', asBoolean) ?? false,
       reasoningSummary: false,
       errorContext: {
         provider: settings.id,
@@ -73,7 +76,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleProviderSetting
         // The SDK insists on a key; servers without auth ignore this placeholder.
         apiKey: apiKey ?? 'no-key-needed',
         baseURL,
-        headers: headerSettings(settings.headers, contextSettings.headers),
+        headers: headersSetting(layers) ?? {},
         // Never leak OPENAI_ORG_ID / OPENAI_PROJECT_ID to a third-party server.
         organization: null,
         project: null,
@@ -87,14 +90,14 @@ export function createOpenAICompatible(settings: OpenAICompatibleProviderSetting
     id: settings.id,
     name,
     ...(settings.apiKeyEnv ? { apiKeyEnv: [settings.apiKeyEnv] } : {}),
-    languageModel(modelId, context = defaultProviderContext()) {
+    languageModel(modelId, context) {
       return new OpenAIChatLanguageModel(modelId, modelConfig(context));
     },
-    embeddingModel(modelId, context = defaultProviderContext()) {
+    embeddingModel(modelId, context) {
       return new OpenAIEmbeddingModel(modelId, modelConfig(context));
     },
     models: () => (settings.models ?? []).map((entry) => ({ ...entry, provider: settings.id })),
-    isConfigured(context = defaultProviderContext()) {
+    isConfigured(context) {
       const { apiKey, client } = resolve(context);
       return Boolean(apiKey || client || !settings.apiKeyEnv);
     },

@@ -1,7 +1,7 @@
-import type { EmbeddingModelV1 } from '@cairn/core';
+import type { EmbeddingModelV1 } from '@cairn/core/spec';
+import { callProvider, sdkRequestOptions } from '@cairn/provider-utils';
 import type { OpenAIModelConfig } from './openai-client.js';
-import { openAIRequestOptions } from './openai-client.js';
-import { convertOpenAIError } from './openai-error.js';
+import { toOpenAIProviderError } from './openai-error.js';
 
 const knownDimensions: Record<string, number> = {
   'text-embedding-3-small': 1536,
@@ -38,22 +38,20 @@ export class OpenAIEmbeddingModel implements EmbeddingModelV1 {
     const embeddings: number[][] = [];
     let tokens = 0;
     let sawUsage = false;
-    try {
-      const client = await this.#config.getClient();
-      // Callers should batch to maxEmbeddingsPerCall; larger inputs are split here rather than rejected.
-      for (let start = 0; start < options.values.length; start += maxEmbeddingsPerCall) {
-        const batch = options.values.slice(start, start + maxEmbeddingsPerCall);
-        // `float` explicitly: the SDK would ask for base64, which not every compatible server speaks.
-        const response = await client.embeddings.create({ model: this.modelId, input: batch, encoding_format: 'float' }, openAIRequestOptions(options));
-        const ordered = [...response.data].sort((a, b) => a.index - b.index);
-        for (const item of ordered) embeddings.push(item.embedding);
-        if (response.usage) {
-          sawUsage = true;
-          tokens += response.usage.prompt_tokens ?? 0;
-        }
+    const client = await this.#config.getClient();
+    // Callers should batch to maxEmbeddingsPerCall; larger inputs are split here rather than rejected.
+    for (let start = 0; start < options.values.length; start += maxEmbeddingsPerCall) {
+      const batch = options.values.slice(start, start + maxEmbeddingsPerCall);
+      // `float` explicitly: the SDK would ask for base64, which not every compatible server speaks.
+      const response = await callProvider(() => client.embeddings.create({ model: this.modelId, input: batch, encoding_format: 'float' }, sdkRequestOptions(options)), {
+        abortSignal: options.abortSignal,
+        toError: (error) => toOpenAIProviderError(error, this.#config.errorContext),
+      });
+      for (const item of [...response.data].sort((a, b) => a.index - b.index)) embeddings.push(item.embedding);
+      if (response.usage) {
+        sawUsage = true;
+        tokens += response.usage.prompt_tokens ?? 0;
       }
-    } catch (error) {
-      throw convertOpenAIError(error, this.#config.errorContext, { abortSignal: options.abortSignal });
     }
     return sawUsage ? { embeddings, usage: { tokens } } : { embeddings };
   }

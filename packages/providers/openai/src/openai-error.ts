@@ -1,4 +1,5 @@
-import { isAbortError, isRetryableStatus, maxRetryAfterMs, ProviderError, parseRetryAfterHeaders } from '@cairn/core';
+import { isAbortError, isRetryableStatus, ProviderError } from '@cairn/core/errors';
+import { abortReason, maxRetryAfterMs, networkProviderError, parseRetryAfterHeaders, type RetryAfterHeaders } from '@cairn/provider-utils';
 
 /** Who failed, for messages that say where and how to fix it. */
 export interface OpenAIErrorContext {
@@ -11,14 +12,12 @@ export interface OpenAIErrorContext {
 
 export { maxRetryAfterMs };
 
-type HeaderSource = Headers | Record<string, string | string[] | undefined> | undefined | null;
-
 /**
  * Retry advice from `retry-after-ms` (OpenAI's own, milliseconds) or `retry-after` (seconds or an
- * HTTP date), through core's shared parser. `capped: true` when the provider asked for more than
+ * HTTP date), through the shared parser. `capped: true` when the provider asked for more than
  * `maxRetryAfterMs`.
  */
-export function parseRetryAfter(headers: HeaderSource, now: number = Date.now()): { retryAfterMs?: number; capped: boolean } {
+export function parseRetryAfter(headers: RetryAfterHeaders, now: number = Date.now()): { retryAfterMs?: number; capped: boolean } {
   const advice = parseRetryAfterHeaders(headers, now);
   return advice ? { retryAfterMs: advice.retryAfterMs, capped: advice.requestedMs !== undefined } : { capped: false };
 }
@@ -36,19 +35,6 @@ interface SdkApiErrorShape {
 /** The SDK's `APIError` family, recognised by shape so an injected client from another copy works too. */
 function isSdkApiError(error: unknown): error is SdkApiErrorShape & Error {
   return error instanceof Error && 'status' in error && 'headers' in error && 'error' in error && 'requestID' in error;
-}
-
-/** The first `code` on the cause chain (`ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`, ...). */
-function networkCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
-    const errors = (current as { errors?: unknown }).errors;
-    if (Array.isArray(errors) && errors.length > 0) current = errors[0];
-    else current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 // Error codes where waiting does not help: billing, keys, bad requests.
@@ -70,8 +56,13 @@ export function convertOpenAIError(
   context: OpenAIErrorContext,
   options: { abortSignal?: AbortSignal | undefined; responseStarted?: boolean } = {},
 ): unknown {
-  if (options.abortSignal?.aborted) return options.abortSignal.reason ?? error;
+  if (options.abortSignal?.aborted) return abortReason(options.abortSignal);
   if (isAbortError(error)) return error;
+  return toOpenAIProviderError(error, context, options);
+}
+
+/** Any failure that is not an abort as a `ProviderError`: HTTP errors, errors inside a 200 stream, transport failures. */
+export function toOpenAIProviderError(error: unknown, context: OpenAIErrorContext, options: { responseStarted?: boolean } = {}): ProviderError {
   if (ProviderError.isInstance(error)) return error;
   const responseStarted = options.responseStarted ?? false;
   const endpoint = context.baseURL;
@@ -125,29 +116,32 @@ export function convertOpenAIError(
     });
   }
 
-  const network = networkCode(error);
-  if (network === 'ECONNREFUSED' || network === 'ENOTFOUND' || network === 'EAI_AGAIN' || network === 'EHOSTUNREACH') {
-    return new ProviderError(`Cannot reach ${context.providerName} at ${context.baseURL} (${network}). ${context.unreachableHint}`, {
-      provider: context.provider,
-      isRetryable: true,
-      endpoint,
-      responseStarted,
-      cause: error,
-      code: 'provider_unreachable',
-    });
-  }
+  const network = networkProviderError(error, {
+    provider: context.provider,
+    providerName: context.providerName,
+    endpoint,
+    unreachableHint: context.unreachableHint,
+    responseStarted,
+  });
+  if (network) return network;
   const message = error instanceof Error ? error.message : String(error);
-  const isConnectionError =
-    network !== undefined || /connection|terminated|socket|timed out|network/i.test(message) || (isSdkApiError(error) && error.status === undefined);
-  return new ProviderError(
-    `${context.providerName} ${responseStarted ? 'stream broke off' : 'request failed'}: ${message}${network ? ` (${network})` : ''}`,
-    {
-      provider: context.provider,
-      isRetryable: isConnectionError,
-      endpoint,
-      responseStarted,
-      cause: error,
-      code: isConnectionError ? 'provider_connection_error' : 'provider_error',
-    },
-  );
+  return new ProviderError(`${context.providerName} ${responseStarted ? 'stream broke off' : 'request failed'}: ${message}`, {
+    provider: context.provider,
+    isRetryable: false,
+    endpoint,
+    responseStarted,
+    cause: error,
+    code: 'provider_error',
+  });
+}
+
+/** The in-band error for a stream that ended cleanly before the model finished its answer. */
+export function openAIIncompleteStreamError(context: OpenAIErrorContext, responseStarted: boolean): ProviderError {
+  return new ProviderError(`${context.providerName} stream ended before the model finished its answer.`, {
+    provider: context.provider,
+    isRetryable: true,
+    responseStarted,
+    endpoint: context.baseURL,
+    code: 'stream_incomplete',
+  });
 }

@@ -1,4 +1,4 @@
-import type { CatalogParameterDefinition, ModelCatalogEntry } from '@cairn/core';
+import type { CatalogParameterDefinition, ModelCatalogEntry } from '@cairn/core/spec';
 
 // Prices are US dollars per million tokens from OpenAI's public pricing page as last known to the
 // authors (standard tier); they change, so check https://openai.com/api/pricing before relying on

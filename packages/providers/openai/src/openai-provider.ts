@@ -1,23 +1,25 @@
-import { ConfigurationError, type LanguageModelV1, type ModelCatalogEntry, type ProviderContext, type ProviderV1 } from '@cairn/core';
+import { ConfigurationError } from '@cairn/core/errors';
+import type { LanguageModelV1, ModelCatalogEntry, ProviderContext, ProviderV1 } from '@cairn/core/spec';
+import { asBoolean, asOneOf, headersSetting, resolveSetting, type SettingReader, settingLayers, stringSetting } from '@cairn/provider-utils';
 import type OpenAI from 'openai';
 import type { OpenAIModelConfig } from './openai-client.js';
 import { OpenAIChatLanguageModel } from './openai-chat-language-model.js';
 import { OpenAIEmbeddingModel } from './openai-embedding-model.js';
 import { findOpenAIModel, openAIModels } from './openai-models.js';
 import { OpenAIResponsesLanguageModel } from './openai-responses-language-model.js';
-import { createClientCache, defaultProviderContext, headerSettings, injectedClient, stringSetting, withoutTrailingSlash } from './provider-context.js';
+import { asOpenAIClient, createClientCache, withoutTrailingSlash } from './provider-context.js';
 
 export type OpenAIApi = 'chat' | 'responses';
 
 export interface OpenAIProviderSettings {
-  /** Else `providers.openai.apiKey`, else OPENAI_API_KEY. */
+  /** `providers.openai.apiKey` wins over this; OPENAI_API_KEY is the fallback. */
   apiKey?: string;
-  /** Else `providers.openai.baseURL`, else OPENAI_BASE_URL, else https://api.openai.com/v1. */
+  /** `providers.openai.baseURL` wins over this; then OPENAI_BASE_URL, then https://api.openai.com/v1. */
   baseURL?: string;
   headers?: Record<string, string>;
   organization?: string;
   project?: string;
-  /** Force one API for every model (else `providers.openai.api`, OPENAI_API, the catalog hint, `chat`). */
+  /** One API for every model (`providers.openai.api` wins over this; then OPENAI_API, the catalog hint, `chat`). */
   api?: OpenAIApi;
   /** An `OpenAI` client to use instead of building one (its own settings apply; requests pass `maxRetries: 0`). */
   client?: OpenAI;
@@ -36,48 +38,42 @@ export interface OpenAIProvider extends ProviderV1 {
 
 export const openAIDefaultBaseURL = 'https://api.openai.com/v1';
 
-function parseApi(value: unknown, source: string): OpenAIApi | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (value === 'chat' || value === 'responses') return value;
-  throw new ConfigurationError(`${source} must be "chat" or "responses", got ${JSON.stringify(value)}.`, { code: 'invalid_setting' });
-}
+const readApi = asOneOf<OpenAIApi>(['chat', 'responses']);
+const readReasoningSummary = asOneOf(['auto', 'concise', 'detailed']);
+
+/** `reasoningSummary` takes `false` (organisations that may not request summaries) besides its three values. */
+const asReasoningSummary: SettingReader<OpenAIProviderSettings['reasoningSummary']> = (value, source) =>
+  value === false || value === 'false' ? false : readReasoningSummary(value, source);
 
 /** The OpenAI provider: Chat Completions and Responses on the official `openai` SDK. */
 export function createOpenAI(settings: OpenAIProviderSettings = {}): OpenAIProvider {
   const clientFor = createClientCache();
 
-  function resolve(context: ProviderContext) {
-    const contextSettings = context.settings ?? {};
-    const env = context.env ?? {};
-    const configuredBaseURL = stringSetting(settings.baseURL, contextSettings.baseURL, env.OPENAI_BASE_URL);
-    const baseURL = withoutTrailingSlash(configuredBaseURL ?? openAIDefaultBaseURL);
+  // Per-agent settings (`providers.openai`) win over these factory settings, which win over env.
+  function resolve(context: ProviderContext | undefined) {
+    const layers = settingLayers('openai', settings, context);
+    const baseURL = withoutTrailingSlash(stringSetting(layers, 'baseURL', ['OPENAI_BASE_URL']) ?? openAIDefaultBaseURL);
     const customBaseURL = baseURL !== openAIDefaultBaseURL;
-    const client = injectedClient(settings.client, contextSettings.client);
-    const apiKey = stringSetting(settings.apiKey, contextSettings.apiKey, env.OPENAI_API_KEY);
-    return { contextSettings, env, baseURL, customBaseURL, client, apiKey };
+    const client = resolveSetting(layers, 'client', asOpenAIClient);
+    const apiKey = stringSetting(layers, 'apiKey', ['OPENAI_API_KEY']);
+    return { layers, baseURL, customBaseURL, client, apiKey };
   }
 
-  function modelConfig(modelId: string | undefined, context: ProviderContext): OpenAIModelConfig & { api: OpenAIApi } {
-    const { contextSettings, env, baseURL, customBaseURL, client, apiKey } = resolve(context);
+  function modelConfig(modelId: string | undefined, context: ProviderContext | undefined): OpenAIModelConfig & { api: OpenAIApi } {
+    const { layers, baseURL, customBaseURL, client, apiKey } = resolve(context);
     // Local and proxy servers behind a custom base URL need no key; the SDK still wants one.
     if (!apiKey && !customBaseURL && !client) {
       throw new ConfigurationError('OpenAI API key is missing: set OPENAI_API_KEY or pass providers.openai.apiKey.', { code: 'missing_api_key' });
     }
     const catalogEntry = modelId === undefined ? undefined : findOpenAIModel(modelId);
-    const api =
-      parseApi(settings.api, 'The openai provider setting "api"') ??
-      parseApi(contextSettings.api, 'providers.openai.api') ??
-      parseApi(env.OPENAI_API, 'OPENAI_API') ??
-      parseApi(catalogEntry?.providerHints?.api, 'the catalog hint') ??
-      'chat';
-    const reasoningSummary = settings.reasoningSummary ?? (contextSettings.reasoningSummary as OpenAIProviderSettings['reasoningSummary']) ?? 'auto';
+    const api = resolveSetting(layers, 'api', readApi, ['OPENAI_API']) ?? readApi(catalogEntry?.providerHints?.api, 'the catalog hint') ?? 'chat';
     return {
       provider: 'openai',
       api,
       catalogEntry,
       isOpenAI: true,
-      sendPromptCacheKey: settings.promptCacheKey ?? (contextSettings.promptCacheKey as boolean | undefined) ?? true,
-      reasoningSummary,
+      sendPromptCacheKey: resolveSetting(layers, 'promptCacheKey', asBoolean) ?? true,
+      reasoningSummary: resolveSetting(layers, 'reasoningSummary', asReasoningSummary) ?? 'auto',
       errorContext: {
         provider: 'openai',
         providerName: 'OpenAI',
@@ -89,9 +85,9 @@ export function createOpenAI(settings: OpenAIProviderSettings = {}): OpenAIProvi
       getClient: clientFor({
         apiKey: apiKey ?? 'no-key-needed',
         baseURL,
-        headers: headerSettings(settings.headers, contextSettings.headers),
-        organization: stringSetting(settings.organization, contextSettings.organization, env.OPENAI_ORG_ID) ?? null,
-        project: stringSetting(settings.project, contextSettings.project, env.OPENAI_PROJECT_ID) ?? null,
+        headers: headersSetting(layers) ?? {},
+        organization: stringSetting(layers, 'organization', ['OPENAI_ORG_ID']) ?? null,
+        project: stringSetting(layers, 'project', ['OPENAI_PROJECT_ID']) ?? null,
         client,
       }),
     };
@@ -102,15 +98,15 @@ export function createOpenAI(settings: OpenAIProviderSettings = {}): OpenAIProvi
     id: 'openai',
     name: 'OpenAI',
     apiKeyEnv: ['OPENAI_API_KEY'],
-    languageModel(modelId, context = defaultProviderContext()) {
+    languageModel(modelId, context) {
       const config = modelConfig(modelId, context);
       return config.api === 'responses' ? new OpenAIResponsesLanguageModel(modelId, config) : new OpenAIChatLanguageModel(modelId, config);
     },
-    embeddingModel(modelId, context = defaultProviderContext()) {
+    embeddingModel(modelId, context) {
       return new OpenAIEmbeddingModel(modelId, modelConfig(undefined, context));
     },
     models: () => openAIModels('openai'),
-    isConfigured(context = defaultProviderContext()) {
+    isConfigured(context) {
       const { apiKey, customBaseURL, client } = resolve(context);
       return Boolean(apiKey || customBaseURL || client);
     },

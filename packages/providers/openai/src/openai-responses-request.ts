@@ -1,4 +1,4 @@
-import type { CallWarning, LanguageModelV1CallOptions } from '@cairn/core';
+import type { CallWarning, LanguageModelV1CallOptions } from '@cairn/core/spec';
 import type { ResponseCreateParamsStreaming, Tool, ToolChoiceFunction, ToolChoiceOptions } from 'openai/resources/responses/responses';
 import { convertToOpenAIResponsesInput } from './convert-to-openai-responses-input.js';
 import { isReasoningModel, type OpenAIModelConfig, requestedReasoningEffort } from './openai-client.js';

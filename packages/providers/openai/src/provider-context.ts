@@ -1,32 +1,12 @@
-import type { ProviderContext } from '@cairn/core';
+import { asInstance } from '@cairn/provider-utils';
 import type OpenAI from 'openai';
 import { createLazyOpenAIClient, type OpenAIClientSettings } from './openai-client.js';
 
-/** The context used when a model is built without one (outside the Cairn runtime). */
-export function defaultProviderContext(): ProviderContext {
-  return { settings: {}, env: typeof process === 'undefined' ? {} : process.env };
-}
-
-export function stringSetting(...values: unknown[]): string | undefined {
-  for (const value of values) if (typeof value === 'string' && value !== '') return value;
-  return undefined;
-}
-
-export function headerSettings(...values: unknown[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const value of values) {
-    if (typeof value !== 'object' || value === null) continue;
-    for (const [key, header] of Object.entries(value)) if (typeof header === 'string') headers[key] = header;
-  }
-  return headers;
-}
-
-export function injectedClient(...values: unknown[]): OpenAI | undefined {
-  for (const value of values) {
-    if (typeof value === 'object' && value !== null && 'chat' in value && 'responses' in value) return value as OpenAI;
-  }
-  return undefined;
-}
+/** An injected `OpenAI` client, recognised by shape so a client from another installed copy works too. */
+export const asOpenAIClient = asInstance<OpenAI>(
+  'an OpenAI client (new OpenAI({...}))',
+  (value) => typeof value === 'object' && value !== null && 'chat' in value && 'responses' in value,
+);
 
 export function withoutTrailingSlash(url: string): string {
   return url.replace(/\/+$/, '');

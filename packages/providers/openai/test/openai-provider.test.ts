@@ -29,7 +29,7 @@ describe('createOpenAI', () => {
     expect(server.requests[0]?.headers.authorization).toBe('Bearer no-key-needed');
   });
 
-  it('takes the key from settings, then context settings, then OPENAI_API_KEY, and sends organization and headers', async () => {
+  it('takes the key from the agent settings, then the factory settings, then OPENAI_API_KEY, and sends organization and headers', async () => {
     const server = await startFixtureServer([fixtureResponse('openai-chat/stream-text-usage.sse')]);
     const baseURL = `${server.url}/v1`;
     const env = { OPENAI_API_KEY: 'sk-env', OPENAI_ORG_ID: 'org-env' };
@@ -37,7 +37,9 @@ describe('createOpenAI', () => {
       await collect((await provider.languageModel('gpt-4o', { settings: { baseURL, ...settings }, env }).doStream({ prompt: simplePrompt })).stream);
       return server.requests.at(-1)!.headers;
     };
-    expect((await send(createOpenAI({ apiKey: 'sk-factory' }), { apiKey: 'sk-context' })).authorization).toBe('Bearer sk-factory');
+    // The more specific setting wins: the agent's `providers.openai` over the shared factory's.
+    expect((await send(createOpenAI({ apiKey: 'sk-factory' }), { apiKey: 'sk-context' })).authorization).toBe('Bearer sk-context');
+    expect((await send(createOpenAI({ apiKey: 'sk-factory' }), {})).authorization).toBe('Bearer sk-factory');
     expect((await send(createOpenAI(), { apiKey: 'sk-context' })).authorization).toBe('Bearer sk-context');
     const headers = await send(createOpenAI({ headers: { 'x-team': 'cairn' } }), {});
     await server.close();
@@ -56,6 +58,7 @@ describe('createOpenAI', () => {
     expect(openai.languageModel('gpt-5.2', keyed({ OPENAI_API: 'chat' }))).toBeInstanceOf(OpenAIChatLanguageModel);
     expect(openai.languageModel('gpt-4o', keyed({}, { api: 'responses' }))).toBeInstanceOf(OpenAIResponsesLanguageModel);
     expect(createOpenAI({ api: 'chat' }).languageModel('gpt-5.2', keyed({ OPENAI_API: 'responses' }))).toBeInstanceOf(OpenAIChatLanguageModel);
+    expect(createOpenAI({ api: 'chat' }).languageModel('gpt-4o', keyed({}, { api: 'responses' }))).toBeInstanceOf(OpenAIResponsesLanguageModel);
     expect(() => openai.languageModel('gpt-4o', keyed({ OPENAI_API: 'completions' }))).toThrowError('OPENAI_API must be "chat" or "responses"');
   });
 

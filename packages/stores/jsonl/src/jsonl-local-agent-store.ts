@@ -1,4 +1,4 @@
-import { type AgentsStore, type CheckpointStore, ConfigurationError, type RunEventsStore, type RunsStore } from '@cairn/core';
+import { type AgentsStore, type ApprovalsStore, type CheckpointStore, ConfigurationError, type RunEventsStore, type RunsStore } from '@cairn/core';
 import { createJsonlStore, type JsonlStore, type JsonlStoreOptions } from './jsonl-store.js';
 import type { JsonlWarning } from './jsonl-state.js';
 
@@ -17,6 +17,7 @@ export class JsonlLocalAgentStore implements JsonlStore {
   readonly checkpoints: CheckpointStore;
   readonly runs: RunsStore;
   readonly runEvents: RunEventsStore;
+  readonly approvals: ApprovalsStore;
   readonly shared = false as const;
   readonly dir: string;
   readonly warnings: readonly JsonlWarning[];
@@ -33,6 +34,7 @@ export class JsonlLocalAgentStore implements JsonlStore {
     this.checkpoints = this.#store.checkpoints;
     this.runs = this.#store.runs;
     this.runEvents = this.#store.runEvents;
+    this.approvals = this.#store.approvals;
     this.dir = this.#store.dir;
     this.warnings = this.#store.warnings;
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type AgentRecord, CairnError, type RunRecord } from '@cairn/core';
 import { AppendLog, type LogLine } from './append-log.js';
 import { acquireDirectoryLock } from './directory-lock.js';
+import { storeClosedError } from './store-errors.js';
 
 export interface JsonlWarning {
   file: string;
@@ -44,7 +45,7 @@ export class JsonlState {
 
   /** Loads lazily, once: the first operation pays for reading the files. */
   async ready(): Promise<void> {
-    if (this.closed) throw new CairnError(`The JSONL store in ${this.dir} is closed; create a new one to reopen it.`, { code: 'store_closed' });
+    if (this.closed) throw storeClosedError(this.dir);
     this.loading ??= this.load();
     await this.loading;
     if (this.failure !== undefined) throw this.failure;

@@ -19,3 +19,7 @@ export function storeLockedError(dir: string, holder: string): CairnError {
     { code: 'store_locked', isRetryable: true },
   );
 }
+
+export function storeClosedError(dir: string): CairnError {
+  return new CairnError(`The JSONL store in ${dir} is closed; create a new one to reopen it.`, { code: 'store_closed' });
+}

@@ -15,4 +15,5 @@ runStoreConformance('jsonl', () => createJsonlStore({ dir: join(root, `store-${+
     await store.close?.();
     return createJsonlStore({ dir });
   },
+  requireApprovals: true,
 });

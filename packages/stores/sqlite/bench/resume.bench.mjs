@@ -5,7 +5,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCairn } from '@cairn/core';
+import { createCairn } from '@cairn/core/node';
 import { scriptedModel, scriptedProvider } from '@cairn/core/testing';
 import { createJsonlStore } from '@cairn/store-jsonl';
 import Database from 'better-sqlite3';

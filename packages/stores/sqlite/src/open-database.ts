@@ -5,7 +5,9 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { ConfigurationError } from '@cairn/core';
 import { withBusyRetrySync } from './busy-retry.js';
-import { checkSchema, migrate } from './schema.js';
+import { checkSchema, currentSchemaVersion, migrate } from './schema.js';
+
+const walSizeLimitBytes = 16 * 1024 * 1024;
 
 export interface SqliteStoreOptions {
   /** The database file. Default: `<home>/agents.db`. */
@@ -54,12 +56,16 @@ export function openDatabase(path: string, options: SqliteStoreOptions): Databas
   try {
     database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     // Read the header before any write, so a damaged or newer file is refused untouched.
-    withBusyRetrySync(path, () => checkSchema(database, path));
+    const version = withBusyRetrySync(path, () => checkSchema(database, path));
     withBusyRetrySync(path, () => database.pragma('journal_mode = WAL'));
-    // NORMAL in WAL mode: a commit survives a process crash; only an OS crash or power loss can
-    // lose the last transactions (never corrupts). A full fsync per event append would cost ~10x.
+    // NORMAL in WAL mode: a commit is in the WAL file before it returns, so it survives the process
+    // being killed (kill -9, a crash); only an OS crash or power loss can lose the last few commits,
+    // and never corrupts the file. FULL would fsync every commit: ~10x the cost of an event append.
     database.pragma('synchronous = NORMAL');
-    withBusyRetrySync(path, () => migrate(database, path));
+    // After a checkpoint the WAL file is cut back to this size instead of staying at its largest.
+    database.pragma(`journal_size_limit = ${walSizeLimitBytes}`);
+    // An up-to-date file (every open after the first) costs only the header read above.
+    if (version !== currentSchemaVersion) withBusyRetrySync(path, () => migrate(database, path));
     return database;
   } catch (error) {
     database.close();

@@ -43,9 +43,24 @@ const migrations: Record<number, string> = {
       PRIMARY KEY (run_id, "offset")
     );
   `,
+  // Approval requests, answerable from any process: the decision columns change once, from NULL.
+  2: `
+    CREATE TABLE approvals (
+      run_id TEXT NOT NULL,
+      call_id TEXT NOT NULL,
+      agent_id TEXT NOT NULL,
+      status TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      decided_at INTEGER,
+      decision TEXT,
+      record TEXT NOT NULL,
+      PRIMARY KEY (run_id, call_id)
+    );
+    CREATE INDEX approvals_by_agent ON approvals (agent_id, created_at, call_id);
+  `,
 };
 
-export const currentSchemaVersion = 1;
+export const currentSchemaVersion = 2;
 
 function readHeader(database: Database.Database): { version: number; applicationId: number; tableCount: number } {
   return {

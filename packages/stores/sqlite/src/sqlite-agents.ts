@@ -66,6 +66,14 @@ export function createSqliteAgentsStore(database: Database.Database, path: strin
     'UPDATE agents SET lease_run_id = NULL, lease_owner = NULL, lease_expires_at = NULL WHERE agent_id = ? AND lease_run_id = ?',
   );
 
+  // The frequent update (a checkpoint pointer, a mode, a timestamp) rewrites the row in place; the
+  // listing indexes (cwd, created_at) are only rewritten when one of their columns changes. A
+  // REPLACE would delete and re-insert the row and every index entry: several pages of WAL per step.
+  const updateInPlace = database.prepare(
+    `UPDATE agents SET updated_at = @updated_at, archived = @archived, checkpoint_root = @checkpoint_root, lease_run_id = @lease_run_id,
+     lease_owner = @lease_owner, lease_expires_at = @lease_expires_at, record = @record WHERE agent_id = @agent_id`,
+  );
+
   // Read-modify-write under the write lock (IMMEDIATE), so a lease change by another process
   // between the read and the write cannot be lost.
   const update = database
@@ -73,7 +81,9 @@ export function createSqliteAgentsStore(database: Database.Database, path: strin
       const row = selectOne.get(agentId);
       if (row === undefined) throw notFoundError('agent', agentId);
       const updated = JSON.parse(JSON.stringify({ ...fromRow(row), ...patch, agentId })) as AgentRecord;
-      upsert.run(toRow(updated));
+      const next = toRow(updated);
+      if (next.cwd === row.cwd && next.created_at === row.created_at) updateInPlace.run(next);
+      else upsert.run(next);
       return updated;
     })
     .immediate.bind(null);
@@ -87,6 +97,14 @@ export function createSqliteAgentsStore(database: Database.Database, path: strin
       return { acquired: false, holder: fromRow(row).lease as NonNullable<AgentRecord['lease']> };
     })
     .immediate.bind(null);
+
+  // A listing has a few shapes (filters present or not, first page or not): each is prepared once.
+  const listStatements = new Map<string, Database.Statement<Array<string | number>, AgentRow>>();
+  const listStatement = (sql: string) => {
+    let statement = listStatements.get(sql);
+    if (!statement) listStatements.set(sql, (statement = database.prepare<Array<string | number>, AgentRow>(sql)));
+    return statement;
+  };
 
   return {
     put: (record) => withBusyRetry(path, () => void upsert.run(toRow(record))),
@@ -112,9 +130,7 @@ export function createSqliteAgentsStore(database: Database.Database, path: strin
           parameters.push(after[0], after[0], after[1]);
         }
         const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
-        const rows = database
-          .prepare<Array<string | number>, AgentRow>(`SELECT * FROM agents ${where} ORDER BY created_at DESC, agent_id DESC LIMIT ?`)
-          .all(...parameters, limit + 1);
+        const rows = listStatement(`SELECT * FROM agents ${where} ORDER BY created_at DESC, agent_id DESC LIMIT ?`).all(...parameters, limit + 1);
         const items = rows.slice(0, limit).map(fromRow);
         const last = items.at(-1);
         return rows.length > limit && last !== undefined

@@ -1,4 +1,4 @@
-import { type AgentsStore, type CheckpointStore, ConfigurationError, type RunEventsStore, type RunsStore } from '@cairn/core';
+import { type AgentsStore, type ApprovalsStore, type CheckpointStore, ConfigurationError, type RunEventsStore, type RunsStore } from '@cairn/core';
 import type { SqliteStoreOptions } from './open-database.js';
 import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
 
@@ -16,6 +16,7 @@ export class SqliteLocalAgentStore implements SqliteStore {
   readonly checkpoints: CheckpointStore;
   readonly runs: RunsStore;
   readonly runEvents: RunEventsStore;
+  readonly approvals: ApprovalsStore;
   readonly shared = true as const;
   readonly path: string;
   readonly #store: SqliteStore;
@@ -31,6 +32,7 @@ export class SqliteLocalAgentStore implements SqliteStore {
     this.checkpoints = this.#store.checkpoints;
     this.runs = this.#store.runs;
     this.runEvents = this.#store.runEvents;
+    this.approvals = this.#store.approvals;
     this.path = this.#store.path;
   }
 

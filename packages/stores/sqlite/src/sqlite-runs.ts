@@ -19,6 +19,9 @@ function toRow(record: RunRecord): RunRow {
 export function createSqliteRunsStore(database: Database.Database, path: string): RunsStore {
   const insert = database.prepare('INSERT INTO runs (run_id, agent_id, status, created_at, record) VALUES (@run_id, @agent_id, @status, @created_at, @record)');
   const replace = database.prepare('UPDATE runs SET status = @status, created_at = @created_at, record = @record WHERE run_id = @run_id');
+  // Without created_at in SET, the by-agent listing index is left alone (the common case: a status,
+  // usage or result update).
+  const replaceInPlace = database.prepare('UPDATE runs SET status = @status, record = @record WHERE run_id = @run_id');
   const selectOne = database.prepare<[string], RunRow>('SELECT * FROM runs WHERE run_id = ?');
 
   const update = database
@@ -26,10 +29,19 @@ export function createSqliteRunsStore(database: Database.Database, path: string)
       const row = selectOne.get(runId);
       if (row === undefined) throw notFoundError('run', runId);
       const updated = JSON.parse(JSON.stringify({ ...JSON.parse(row.record), ...patch, runId, agentId: row.agent_id })) as RunRecord;
-      replace.run(toRow(updated));
+      const next = toRow(updated);
+      (next.created_at === row.created_at ? replaceInPlace : replace).run(next);
       return updated;
     })
     .immediate.bind(null);
+
+  // A listing has a few shapes (filters present or not, first page or not): each is prepared once.
+  const listStatements = new Map<string, Database.Statement<Array<string | number>, RunRow>>();
+  const listStatement = (sql: string) => {
+    let statement = listStatements.get(sql);
+    if (!statement) listStatements.set(sql, (statement = database.prepare<Array<string | number>, RunRow>(sql)));
+    return statement;
+  };
 
   return {
     create: (record) =>
@@ -61,11 +73,7 @@ export function createSqliteRunsStore(database: Database.Database, path: string)
           conditions.push('(created_at < ? OR (created_at = ? AND run_id < ?))');
           parameters.push(after[0], after[0], after[1]);
         }
-        const rows = database
-          .prepare<Array<string | number>, RunRow>(
-            `SELECT * FROM runs WHERE ${conditions.join(' AND ')} ORDER BY created_at DESC, run_id DESC LIMIT ?`,
-          )
-          .all(...parameters, limit + 1);
+        const rows = listStatement(`SELECT * FROM runs WHERE ${conditions.join(' AND ')} ORDER BY created_at DESC, run_id DESC LIMIT ?`).all(...parameters, limit + 1);
         const items = rows.slice(0, limit).map((row) => JSON.parse(row.record) as RunRecord);
         const last = items.at(-1);
         return rows.length > limit && last !== undefined ? { items, nextCursor: encodeListCursor([last.createdAt, last.runId]) } : { items };

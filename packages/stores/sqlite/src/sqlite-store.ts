@@ -1,12 +1,15 @@
-import type { AgentStore } from '@cairn/core';
+import type { AgentStore, ApprovalsStore } from '@cairn/core';
 import { openDatabase, resolveDatabasePath, type SqliteStoreOptions } from './open-database.js';
 import { createSqliteAgentsStore } from './sqlite-agents.js';
+import { createSqliteApprovalsStore } from './sqlite-approvals.js';
 import { createSqliteCheckpointStore } from './sqlite-checkpoints.js';
 import { createSqliteRunEventsStore } from './sqlite-run-events.js';
 import { createSqliteRunsStore } from './sqlite-runs.js';
 
 export interface SqliteStore extends AgentStore {
   readonly shared: true;
+  /** Approval requests in the same file: any process opening it can answer them. */
+  readonly approvals: ApprovalsStore;
   /** The absolute path of the database file. */
   readonly path: string;
   close(): void;
@@ -24,6 +27,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
     checkpoints: createSqliteCheckpointStore(database, path),
     runs: createSqliteRunsStore(database, path),
     runEvents: createSqliteRunEventsStore(database, path),
+    approvals: createSqliteApprovalsStore(database, path),
     shared: true,
     path,
     close() {

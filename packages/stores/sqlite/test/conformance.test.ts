@@ -15,4 +15,5 @@ runStoreConformance('sqlite', () => createSqliteStore({ path: join(root, `store-
     await store.close?.();
     return createSqliteStore({ path });
   },
+  requireApprovals: true,
 });

@@ -53,7 +53,7 @@ describe('opening a SQLite store', () => {
     expect(database.pragma('user_version', { simple: true })).toBe(currentSchemaVersion);
     expect(database.pragma('application_id', { simple: true })).toBe(0x43726e31);
     const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
-    expect(tables).toEqual([{ name: 'agents' }, { name: 'blobs' }, { name: 'run_events' }, { name: 'runs' }]);
+    expect(tables).toEqual([{ name: 'agents' }, { name: 'approvals' }, { name: 'blobs' }, { name: 'run_events' }, { name: 'runs' }]);
     database.close();
   });
 
@@ -97,6 +97,26 @@ describe('opening a SQLite store', () => {
     expect(failure.message).toContain('did not create');
     const check = new Database(path, { readonly: true });
     expect(check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([{ name: 'notes' }]);
+    check.close();
+  });
+
+  it('brings a version 1 file to the current version on open, keeping its data', async () => {
+    const path = join(root, 'agents.db');
+    const first = createSqliteStore({ path });
+    await first.runEvents.append('run-1', [{ kind: 'update', update: { type: 'text-delta', text: 'kept' } }]);
+    first.close();
+    // Version 1 is the current schema without the approvals table (migration 2).
+    const downgrade = new Database(path);
+    downgrade.exec('DROP TABLE approvals');
+    downgrade.pragma('user_version = 1');
+    downgrade.close();
+    const upgraded = createSqliteStore({ path });
+    expect((await upgraded.runEvents.list('run-1')).events).toHaveLength(1);
+    await upgraded.approvals.request([{ runId: 'run-1', agentId: 'agent-1', callId: 'call-1', kind: 'tool', reason: 'ask rule', status: 'pending', createdAt: 1 }]);
+    expect((await upgraded.approvals.get('run-1', 'call-1'))?.status).toBe('pending');
+    upgraded.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(2);
     check.close();
   });
 

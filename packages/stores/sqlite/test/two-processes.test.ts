@@ -2,11 +2,13 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import type { ApprovalRecord } from '@cairn/core';
 import Database from 'better-sqlite3';
 import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../src/index.js';
+import { createSqliteStore, currentSchemaVersion } from '../src/index.js';
 
 const run = promisify(execFile);
 const packageRoot = resolve(import.meta.dirname, '..');
@@ -38,6 +40,10 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
   rmSync(bundleDir, { recursive: true, force: true });
 });
+
+function approvalRequest(runId: string, callId: string): ApprovalRecord {
+  return { runId, agentId: 'agent-1', callId, kind: 'tool', toolName: 'shell', args: { command: 'git push' }, reason: 'matches an ask rule', status: 'pending', createdAt: 1 };
+}
 
 async function child(...args: string[]): Promise<any> {
   const { stdout } = await run(process.execPath, [childScript, ...args], { timeout: 15_000 });
@@ -78,7 +84,7 @@ describe('two processes on one SQLite file', () => {
       store.close();
     }
     const check = new Database(path, { readonly: true });
-    expect(check.pragma('user_version', { simple: true })).toBe(1);
+    expect(check.pragma('user_version', { simple: true })).toBe(currentSchemaVersion);
     check.close();
   });
 
@@ -96,6 +102,42 @@ describe('two processes on one SQLite file', () => {
     const holder = (await store.agents.get('agent-raced'))?.lease;
     expect(holder?.runId).toBe(winners[0].runId);
     for (const entry of results) if (!entry.result.acquired) expect(entry.result.holder).toEqual(holder);
+    store.close();
+  });
+
+  it('another process answers a pending approval while this one polls for it', async () => {
+    const path = join(root, 'approval-answer.db');
+    const store = createSqliteStore({ path });
+    await store.approvals.request([approvalRequest('run-1', 'call-1')]);
+    let childDone = false;
+    const answering = child('decide', path, '0', 'run-1', 'call-1', 'false', 'other-process').finally(() => {
+      childDone = true;
+    });
+    // Polls as a waiting run would, until the answer shows (or the child ended without giving one).
+    let seen = await store.approvals.get('run-1', 'call-1');
+    while (seen?.status === 'pending' && !childDone) {
+      await sleep(20);
+      seen = await store.approvals.get('run-1', 'call-1');
+    }
+    const answered = await answering;
+    seen = await store.approvals.get('run-1', 'call-1');
+    expect(seen).toEqual({ ...approvalRequest('run-1', 'call-1'), status: 'denied', decision: { approved: false, by: 'other-process' }, decidedAt: seen?.decidedAt });
+    expect(answered.record).toEqual(seen);
+    store.close();
+  });
+
+  it('four processes answering one approval differently: exactly one answer wins, all read it', async () => {
+    const path = join(root, 'approval-race.db');
+    const store = createSqliteStore({ path });
+    await store.approvals.request([approvalRequest('run-1', 'call-1')]);
+    const startAt = String(Date.now() + 700);
+    const results = await Promise.all(
+      ['yes-1', 'no-1', 'yes-2', 'no-2'].map((by) => child('decide', path, startAt, 'run-1', 'call-1', String(by.startsWith('yes')), by)),
+    );
+    const stored = await store.approvals.get('run-1', 'call-1');
+    expect(['yes-1', 'no-1', 'yes-2', 'no-2']).toContain(stored?.decision?.by);
+    expect(stored?.status).toBe(stored?.decision?.by?.startsWith('yes') ? 'approved' : 'denied');
+    for (const result of results) expect(result.record).toEqual(stored);
     store.close();
   });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ToolError } from '@cairn/core';
 import { openEntryForReading, openWorkspacePath } from '@cairn/core/node';
 import { describe, expect, it } from 'vitest';
-import { readFileTool } from './read-file.js';
+import { readFileDefaults, readFileTool } from './read-file.js';
 import { searchReplaceTool } from './search-replace.js';
 import { assertRegularFile } from './shared/file-kind.js';
 import { readSnapshotsStateKey } from './shared/read-snapshots.js';
@@ -41,7 +41,9 @@ describe('read_file', () => {
   });
 
   it('huge file: reads the first page without loading the whole file', async () => {
-    const { root, context } = await setup();
+    const { root } = await setup();
+    // A byte cap above the page, so the line limit is what ends it.
+    const { context } = createTestToolContext(root, { settings: { read: { maxOutputBytes: 1024 * 1024 } } });
     const handle = await open(join(root, 'huge.log'), 'w');
     const block = `${'x'.repeat(99)}\n`.repeat(10_000); // 1 MB per block
     for (let index = 0; index < 40; index++) await handle.write(block);
@@ -50,6 +52,52 @@ describe('read_file', () => {
     const text = textOf(result);
     expect(text.split('\n').filter((line) => /^\s+\d+\|/.test(line))).toHaveLength(2000);
     expect(text).toContain('call read_file with offset 2001');
+  });
+
+  it('caps one read at 64 KB of UTF-8 by whole lines, and the offset it names continues exactly', async () => {
+    const { root, context } = await setup();
+    // Multi-byte lines (2- and 4-byte characters), so bytes and characters differ.
+    const lines = Array.from({ length: 3000 }, (_, index) => `row ${index + 1} ${'é'.repeat(20)} ${'😀'.repeat(5)} ${'x'.repeat(index % 37)}`);
+    await writeFile(join(root, 'wide.txt'), `${lines.join('\n')}\n`);
+    const seen: string[] = [];
+    let offset = 1;
+    let reads = 0;
+    for (;;) {
+      const result = await read({ path: 'wide.txt', offset }, context);
+      const text = textOf(result);
+      const numbered = text.split('\n').filter((line) => /^\s+\d+\|/.test(line));
+      expect(Buffer.byteLength(numbered.join('\n'), 'utf8')).toBeLessThanOrEqual(readFileDefaults.maxOutputBytes);
+      // No character is split: the text re-encodes to the same bytes, and every line is whole.
+      expect(text).not.toContain('\uFFFD');
+      for (const line of numbered) expect(lines).toContain(line.slice(line.indexOf('|') + 1));
+      seen.push(...numbered.map((line) => line.slice(line.indexOf('|') + 1)));
+      reads++;
+      const next = /call read_file with offset (\d+)/.exec(text);
+      if (!next) break;
+      expect(text).toContain('one read returns at most 65536 bytes');
+      expect(result).toMatchObject({ truncated: true });
+      offset = Number(next[1]);
+    }
+    expect(reads).toBeGreaterThan(2);
+    expect(seen).toEqual(lines);
+  });
+
+  it('a byte-capped read of an explicit range says the offset and limit for the rest of it', async () => {
+    const { root } = await setup();
+    const { context } = createTestToolContext(root, { settings: { read: { maxOutputBytes: 100 } } });
+    await writeFile(join(root, 'ten.txt'), Array.from({ length: 40 }, (_, index) => `line number ${index + 1}`).join('\n'));
+    const first = textOf(await read({ path: 'ten.txt', offset: 5, limit: 20 }, context));
+    const shown = first.split('\n').filter((line) => /^\s+\d+\|/.test(line));
+    expect(shown[0]).toBe('     5|line number 5');
+    const last = 5 + shown.length - 1;
+    expect(first).toContain(`call read_file with offset ${last + 1} and limit ${24 - last}.`);
+    const rest = textOf(await read({ path: 'ten.txt', offset: last + 1, limit: 24 - last }, context));
+    expect(rest.split('\n').find((line) => /^\s+\d+\|/.test(line))).toBe(`${String(last + 1).padStart(6)}|line number ${last + 1}`);
+    // A single line longer than the cap is still shown whole (lines are bounded by maxLineChars).
+    await writeFile(join(root, 'one.txt'), `${'y'.repeat(500)}\nshort\n`);
+    const long = textOf(await read({ path: 'one.txt' }, context));
+    expect(long).toContain(`     1|${'y'.repeat(500)}`);
+    expect(long).toContain('call read_file with offset 2.');
   });
 
   it('a file above the hash limit (sparse, 70 MB): first page read, size+mtime snapshot, edits refused', async () => {

@@ -5,7 +5,7 @@ import { openEntryForReading } from '@cairn/core/node';
 import { z } from 'zod';
 import { throwIfAborted } from './shared/abort.js';
 import { assertRegularFile } from './shared/file-kind.js';
-import { readLinePage } from './shared/line-page.js';
+import { type LinePage, readLinePage } from './shared/line-page.js';
 import { setReadSnapshot, snapshotFromBytes, snapshotFromHandle } from './shared/read-snapshots.js';
 import { binarySniffBytes, looksBinary } from './shared/text-codec.js';
 import { numberSetting } from './shared/tool-settings.js';
@@ -16,6 +16,8 @@ export const readFileDefaults = {
   maxLines: 2000,
   maxLineChars: 2000,
   maxOutputChars: 256 * 1024,
+  /** UTF-8 bytes of one read's text (~16k tokens): a single call cannot flood a small context window. */
+  maxOutputBytes: 64 * 1024,
   maxImageBytes: 5 * 1024 * 1024,
 };
 
@@ -62,25 +64,28 @@ async function readOpenFile(handle: FileHandle, stats: Stats, absolute: string, 
     throw new ToolError(`${displayPath} is a binary file (${stats.size} bytes); it cannot be shown as text.`);
   }
   const offset = input.offset ?? 1;
-  const page = await readLinePage(handle, {
-    offset,
-    limit: input.limit ?? setting(context, 'maxLines'),
-    maxLineChars: setting(context, 'maxLineChars'),
-    maxOutputChars: setting(context, 'maxOutputChars'),
-    signal: context.signal,
-  });
+  const limit = input.limit ?? setting(context, 'maxLines');
+  const maxOutputBytes = setting(context, 'maxOutputBytes');
+  // A UTF-8 character takes at least one byte, so a page cut at maxOutputBytes characters holds
+  // every line that fits the byte cap; fitBytes then drops whole lines past it.
+  const page = fitBytes(
+    await readLinePage(handle, {
+      offset,
+      limit,
+      maxLineChars: setting(context, 'maxLineChars'),
+      maxOutputChars: Math.min(setting(context, 'maxOutputChars'), maxOutputBytes),
+      signal: context.signal,
+    }),
+    maxOutputBytes,
+  );
   setReadSnapshot(context, absolute, await snapshotFromHandle(handle, stats, context.signal));
   if (page.lines.length === 0) {
     if (page.totalLines === 0) return `${displayPath} is empty (only a byte order mark).`;
     throw new ToolError(`offset ${offset} is past the end of ${displayPath}, which has ${page.totalLines ?? page.lastLine} lines.`);
   }
   const notices: string[] = [];
-  if (page.moreRemain) {
-    notices.push(
-      `[Showing lines ${page.firstLine}-${page.lastLine} of ${displayPath}; more lines remain. ` +
-        `To read on, call read_file with offset ${page.lastLine + 1}.]`,
-    );
-  } else if (page.firstLine > 1) {
+  if (page.moreRemain) notices.push(readOnNotice(page, displayPath, { offset, limit, explicitLimit: input.limit !== undefined, maxOutputBytes }));
+  else if (page.firstLine > 1) {
     notices.push(`[Showing lines ${page.firstLine}-${page.lastLine}; the file ends at line ${page.lastLine}.]`);
   }
   if (page.truncatedLines > 0) notices.push(`[${page.truncatedLines} long line(s) were cut.]`);
@@ -89,12 +94,40 @@ async function readOpenFile(handle: FileHandle, stats: Stats, absolute: string, 
   return { content: [{ type: 'text', text }], truncated: true };
 }
 
+/**
+ * The page without the whole lines that take it past `maxBytes` of UTF-8 (lines joined by
+ * newlines). The first line always stays: it is already bounded by maxLineChars.
+ */
+function fitBytes(page: LinePage, maxBytes: number): LinePage {
+  let bytes = 0;
+  let kept = 0;
+  for (const line of page.lines) {
+    const size = Buffer.byteLength(line, 'utf8') + 1;
+    if (kept > 0 && bytes + size > maxBytes + 1) break;
+    bytes += size;
+    kept++;
+  }
+  if (kept === page.lines.length) return page;
+  return { ...page, lines: page.lines.slice(0, kept), lastLine: page.firstLine + kept - 1, moreRemain: true, totalLines: undefined };
+}
+
+/** How to read on after a page that stopped before the end: the exact offset (and limit) of the next one. */
+function readOnNotice(page: LinePage, displayPath: string, request: { offset: number; limit: number; explicitLimit: boolean; maxOutputBytes: number }): string {
+  const next = page.lastLine + 1;
+  const requestedLast = request.offset + request.limit - 1;
+  const bySize = page.lastLine < requestedLast;
+  const why = bySize ? ` (one read returns at most ${request.maxOutputBytes} bytes)` : '';
+  // A caller that asked for a range gets the rest of it; otherwise the default page size applies.
+  const rest = bySize && request.explicitLimit ? ` and limit ${requestedLast - page.lastLine}` : '';
+  return `[Showing lines ${page.firstLine}-${page.lastLine} of ${displayPath}; more lines remain${why}. To read on, call read_file with offset ${next}${rest}.]`;
+}
+
 export const readFileTool = defineTool<ReadFileInput>({
   id: 'read',
   name: 'read_file',
   description:
     'Read a file of the workspace. Text comes back as numbered lines "     N|text" (the number and "|" are not part of the file). ' +
-    `At most ${readFileDefaults.maxLines} lines per call; when more remain, the result says which offset to pass next. ` +
+    `At most ${readFileDefaults.maxLines} lines or ${readFileDefaults.maxOutputBytes / 1024} KB per call; when more remain, the result says which offset to pass next. ` +
     'Very long lines are cut. PNG, JPEG, GIF and WebP images come back as images. Binary files, pipes and devices are refused.',
   inputSchema: readFileInputSchema,
   readOnly: true,

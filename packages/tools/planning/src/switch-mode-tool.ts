@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { type PendingModeSwitch, pendingModeSwitchStateKey } from './todo-types.js';
 
 export const switchModeInputSchema = z.object({
-  mode: z.string().min(1).describe('The mode to switch to, e.g. agent, plan, ask or debug.'),
+  mode: z.string().min(1).describe('The id of the mode to switch to: one of the modes the system prompt lists under "Modes" (built-in or added by a plugin).'),
   explanation: z.string().min(1).describe('Why the switch is needed, shown to the user.'),
 });
 
@@ -11,7 +11,8 @@ export type SwitchModeInput = z.infer<typeof switchModeInputSchema>;
 
 /**
  * Only records the request. The run machine reads `pendingModeSwitch` before the next step, checks
- * the current mode's `transitionsTo`, and asks the user (`approveModeSwitch`; headless: refused)
+ * that a transition exists (the current mode's `transitionsTo` or the target's `enterableFrom`, see
+ * findModeTransition), and asks the user (`approveModeSwitch`; headless: refused)
  * when the transition `requiresApproval` (plan -> agent) or the target mode has more rights than
  * the mode the user chose (ask -> agent, plan -> ask -> agent); then it applies or drops the request.
  * The tool cannot change the mode itself, so a model cannot widen its own rights.
@@ -20,8 +21,8 @@ export const switchModeTool = defineTool<SwitchModeInput>({
   id: 'switchMode',
   name: 'switch_mode',
   description: [
-    'Ask to switch the agent to another mode (for example from plan to agent once a plan is approved).',
-    'The switch takes effect at the next step if the current mode allows it. A switch to a mode with more rights than the one the user chose (for example from ask or plan to agent) needs the user\'s approval; without it the switch is refused.',
+    'Ask to switch the agent to another mode (for example from plan to agent once a plan is approved). The modes are the ones the system prompt lists under "Modes".',
+    'The switch takes effect at the next step if the current mode can switch to that mode. A switch to a mode with more rights than the one the user chose (for example from ask or plan to agent) needs the user\'s approval; without it the switch is refused.',
   ].join(' '),
   inputSchema: switchModeInputSchema,
   readOnly: true,

@@ -1,5 +1,19 @@
-import TurndownService from 'turndown';
+import { createRequire } from 'node:module';
+import type TurndownService from 'turndown';
 import { addTableRules } from './table-rules.js';
+
+type TurndownConstructor = typeof TurndownService;
+let turndown: TurndownConstructor | undefined;
+
+/**
+ * turndown builds its HTML parser (the domino DOM, ~50 modules) when it is loaded, which cost
+ * 50-60 ms of every process's start-up for a tool most runs never call: it loads at the first page.
+ * It is a CommonJS package, so `require` gives the same module an import would, synchronously.
+ */
+function loadTurndown(): TurndownConstructor {
+  turndown ??= createRequire(import.meta.url)('turndown') as TurndownConstructor;
+  return turndown;
+}
 
 export interface PageMarkdown {
   title: string | undefined;
@@ -20,7 +34,8 @@ const noiseElements: TurndownService.TagName[] = [
  */
 export function htmlToMarkdown(html: string, pageUrl: string): PageMarkdown {
   let title: string | undefined;
-  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
+  const Turndown = loadTurndown();
+  const service = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
   service.addRule('title', {
     filter: 'title',
     replacement: (_content, node) => {

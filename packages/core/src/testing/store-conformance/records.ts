@@ -1,4 +1,5 @@
 import type { RunEvent } from '../../spec/events/v1/events.js';
+import type { ApprovalRecord } from '../../spec/store/v1/approvals.js';
 import type { AgentRecord, AgentStore, RunRecord } from '../../spec/store/v1/store.js';
 
 /** How each conformance file gets a fresh store; `current()` is valid inside a test. */
@@ -36,6 +37,23 @@ export function runRecord(runId: string, agentId: string, overrides: Partial<Run
     createdAt: 1_700_000_000_000,
     updatedAt: 1_700_000_000_000,
     checkpointBefore: null,
+    ...overrides,
+  };
+}
+
+/** A pending tool-call approval; override `kind`, `modeSwitch`, … for the other kinds. */
+export function approvalRecord(runId: string, callId: string, overrides: Partial<ApprovalRecord> = {}): ApprovalRecord {
+  return {
+    runId,
+    agentId: 'agent-approvals',
+    callId,
+    kind: 'tool',
+    toolName: 'shell',
+    args: { command: 'git push origin main', timeoutMs: 30_000 },
+    reason: 'the command matches an ask rule (shell(git push*))',
+    rule: 'shell(git push*)',
+    status: 'pending',
+    createdAt: 1_700_000_000_000,
     ...overrides,
   };
 }

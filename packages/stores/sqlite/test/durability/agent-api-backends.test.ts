@@ -1,7 +1,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCairn, defineTool } from '@cairn/core';
+import { defineTool } from '@cairn/core';
+import { createCairn } from '@cairn/core/node';
 import { scriptedModel, scriptedProvider } from '@cairn/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -11,11 +11,11 @@ const packageRoot = resolve(import.meta.dirname, '../..');
  * Bundle the agent child from the current sources (the `cairn-source` condition) into a folder
  * inside node_modules, so the bundle finds better-sqlite3 (external: a native addon).
  */
-export async function buildAgentChild(name: string): Promise<{ script: string; dispose(): void }> {
+export async function buildAgentChild(name: string, fixture = 'agent-child'): Promise<{ script: string; dispose(): void }> {
   const outDir = join(packageRoot, 'node_modules', '.cache', `cairn-durability-${name}-${process.pid}`);
   await build({
     config: false,
-    entry: { 'agent-child': join(packageRoot, 'test/durability/fixtures/agent-child.ts') },
+    entry: { [fixture]: join(packageRoot, `test/durability/fixtures/${fixture}.ts`) },
     outDir,
     format: ['esm'],
     platform: 'node',
@@ -31,7 +31,7 @@ export async function buildAgentChild(name: string): Promise<{ script: string; d
       options.conditions = ['cairn-source'];
     },
   });
-  return { script: join(outDir, 'agent-child.js'), dispose: () => rmSync(outDir, { recursive: true, force: true }) };
+  return { script: join(outDir, `${fixture}.js`), dispose: () => rmSync(outDir, { recursive: true, force: true }) };
 }
 
 export type ChildLine = Record<string, any>;
@@ -44,7 +44,7 @@ export class AgentChild {
   private readonly waiters = new Set<() => void>();
   private stderr = '';
 
-  constructor(script: string, config: ChildConfig, env: Record<string, string> = {}) {
+  constructor(script: string, config: ChildConfig | Record<string, unknown>, env: Record<string, string> = {}) {
     this.process = spawn(process.execPath, [script, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     createInterface({ input: this.process.stdout! }).on('line', (line) => {
       // A kill can cut the last line short: it is not a line the child finished printing.

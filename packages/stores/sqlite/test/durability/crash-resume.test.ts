@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AgentStore, createCairn } from '@cairn/core';
+import type { AgentStore } from '@cairn/core';
+import { createCairn } from '@cairn/core/node';
 import { scriptedModel, scriptedProvider } from '@cairn/core/testing';
 import { createJsonlStore } from '@cairn/store-jsonl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

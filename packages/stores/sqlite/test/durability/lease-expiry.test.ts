@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentBusyError, type AgentStore, createCairn } from '@cairn/core';
+import { AgentBusyError, type AgentStore } from '@cairn/core';
+import { createCairn } from '@cairn/core/node';
 import { scriptedModel, scriptedProvider } from '@cairn/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/index.js';

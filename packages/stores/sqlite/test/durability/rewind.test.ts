@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCairn } from '@cairn/core';
+import { createCairn } from '@cairn/core/node';
 import { type ScriptedTurn, scriptedModel, scriptedProvider } from '@cairn/core/testing';
 import { fsToolsPlugin } from '@cairn/tools-fs';
 import { describe, expect, it } from 'vitest';

@@ -70,7 +70,7 @@ export interface SDKToolUseMessage extends SDKMessageBase {
 export type SDKStatus = 'CREATING' | 'RUNNING' | 'FINISHED' | 'ERROR' | 'CANCELLED' | 'EXPIRED';
 
 /** Cairn: what happened inside a `RUNNING` run when a status message reports it. */
-export type SDKStatusPhase = 'mode-changed' | 'retrying' | 'compacting';
+export type SDKStatusPhase = 'mode-changed' | 'retrying' | 'compacting' | 'awaiting-approval';
 
 export interface SDKStatusMessage extends SDKMessageBase {
   type: 'status';
@@ -319,6 +319,30 @@ export interface SensitiveFileChangedUpdate {
   source: 'file-tool' | 'shell';
 }
 
+/**
+ * Cairn: the run waits for a person's answer (a tool call under an `ask` rule, a mode switch, a plan
+ * to execute). Answer with `run.approve(callId, decision)` from any process sharing the store.
+ */
+export interface ApprovalRequestedUpdate {
+  type: 'approval-requested';
+  callId: string;
+  kind: 'tool' | 'mode-switch' | 'plan';
+  reason: string;
+  rule?: string;
+  toolName?: string;
+  args?: unknown;
+  modeSwitch?: { from: string; to: string; explanation: string; addedRights?: string[]; plan?: unknown };
+}
+
+/** Cairn: a request for approval was answered (`by`: sdk, canUseTool, approveModeSwitch, timeout, run-ended, ...). */
+export interface ApprovalDecidedUpdate {
+  type: 'approval-decided';
+  callId: string;
+  approved: boolean;
+  reason?: string;
+  by?: string;
+}
+
 /** Fine-grained updates for `onDelta` and UIs: the reference SDK's set plus Cairn's own. */
 export type InteractionUpdate =
   | TextDeltaUpdate
@@ -341,7 +365,9 @@ export type InteractionUpdate =
   | TodosUpdatedUpdate
   | PlanCreatedUpdate
   | RetryUpdate
-  | SensitiveFileChangedUpdate;
+  | SensitiveFileChangedUpdate
+  | ApprovalRequestedUpdate
+  | ApprovalDecidedUpdate;
 
 export type InteractionUpdateType = InteractionUpdate['type'];
 

@@ -2,7 +2,7 @@ export type {
   AgentConversationTurn, AssistantContentBlock, AssistantMessage, ConversationStep, ConversationTurn, InteractionUpdate, InteractionUpdateType,
   ModeChangedUpdate, NestedTaskUpdate, PartialToolCallUpdate, PlanCreatedUpdate, RetryUpdate, RunEvent, RunStatus, SDKAssistantMessage, SDKMessage,
   SDKMessageType, SDKRequestMessage, SDKStatus, SDKStatusMessage, SDKStatusPhase, SDKSystemMessage, SDKTaskMessage, SDKThinkingMessage,
-  SDKToolUseMessage, SDKUsageMessage, SDKUserMessageEvent, SensitiveFileChangedUpdate, ShellCommand, ShellConversationTurn, ShellOutput, ShellOutputDeltaUpdate,
+  SDKToolUseMessage, SDKUsageMessage, SDKUserMessageEvent, SensitiveFileChangedUpdate, ApprovalRequestedUpdate, ApprovalDecidedUpdate, ShellCommand, ShellConversationTurn, ShellOutput, ShellOutputDeltaUpdate,
   StepCompletedUpdate, StepStartedUpdate, SummaryCompletedUpdate, SummaryStartedUpdate, SummaryUpdate, TextBlock, TextDeltaUpdate,
   ThinkingCompletedUpdate, ThinkingDeltaUpdate, ThinkingMessage, TodosUpdatedUpdate, TokenDeltaUpdate, ToolCall, ToolCallCompletedUpdate,
   ToolCallDeltaUpdate, ToolCallStartedUpdate, ToolUseBlock, TurnEndedUpdate, UserMessage, UserMessageAppendedUpdate,

@@ -1,1 +1,1 @@
-export type { ModeDefinition, ModeReminderContext, ModeTransition, ToolPolicy } from './mode.js';
+export type { ModeDefinition, ModeEntry, ModeReminderContext, ModeTransition, ToolPolicy } from './mode.js';

@@ -8,7 +8,10 @@ export interface ToolPolicy {
   allow?: ToolName[];
   /** Never offered in this mode. */
   deny?: ToolName[];
-  /** MCP and custom tools: all, only those with readOnlyHint, or none. */
+  /**
+   * MCP and custom tools: all, only the read-only ones (`readOnly: true` on the tool; an MCP
+   * server's `readOnlyHint` annotation becomes that flag), or none.
+   */
   mcp: 'all' | 'readOnlyHint' | 'none';
   /** The shell is offered only inside an OS sandbox with this profile (read-only modes). */
   shell?: 'host' | 'sandbox-read-only' | 'sandbox-workspace-write' | 'off';
@@ -32,6 +35,13 @@ export interface ModeTransition {
   requiresApproval?: boolean;
 }
 
+/** Where a mode may be entered from through `switch_mode`: a mode id, or `'*'` for every mode. */
+export interface ModeEntry {
+  mode: string;
+  /** Entering from there needs the user's approval. */
+  requiresApproval?: boolean;
+}
+
 export interface ModeDefinition {
   id: string;
   description: string;
@@ -42,7 +52,16 @@ export interface ModeDefinition {
   reminder?: string | ((context: ModeReminderContext) => string | undefined);
   /** OS sandbox profile for the shell in this mode: 'inherit' = the agent's sandbox options. */
   sandboxProfile: 'inherit' | 'read-only' | 'workspace-write';
+  /** Modes `switch_mode` may move to from this one. */
   transitionsTo: Array<string | ModeTransition>;
+  /**
+   * Modes `switch_mode` may come from into this one (`'*'` = any mode), so a plugin's mode is
+   * reachable without re-registering the modes it is entered from. Merged with their
+   * `transitionsTo` (findModeTransition): when either side requires approval, the switch does.
+   * The rights check still applies: entering a mode with more rights than the one the user chose
+   * needs the user's approval whatever this says.
+   */
+  enterableFrom?: Array<string | ModeEntry>;
   /** The mode subagents started from this mode run in. */
   subagentMode?: string;
 }

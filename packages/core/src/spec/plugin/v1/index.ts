@@ -1,1 +1,1 @@
-export type { CairnPlugin, WorkspaceFileChange } from './plugin.js';
+export type { CairnPlugin, PluginReplacements, StoreFactory, StoreFactoryContext, WorkspaceFileChange } from './plugin.js';

@@ -16,14 +16,37 @@ export interface WorkspaceFileChange {
   toolCallId: string;
 }
 
+/** What a store factory of a plugin is given when an agent names its store (`local.store: 'sqlite'`). */
+export interface StoreFactoryContext {
+  /** The agent's environment (`AgentOptions.env`, default the process's): file stores read `CAIRN_HOME` from it. */
+  env: Record<string, string | undefined>;
+}
+
+/** Opens the store a plugin registers under a name; called once per registry and name, on first use. */
+export type StoreFactory = (context: StoreFactoryContext) => AgentStore;
+
+/**
+ * What a plugin takes over from plugins registered before it, by id: provider ids, mode ids, store
+ * names and tool names (the model-facing `name`). Without an entry here, registering an id another
+ * plugin already registered is an error; an entry that names nothing registered is an error too.
+ */
+export interface PluginReplacements {
+  providers?: string[];
+  modes?: string[];
+  stores?: string[];
+  tools?: string[];
+}
+
 /** What a package contributes to a registry: providers, tools, modes, stores. */
 export interface CairnPlugin {
   name: string;
   providers?: ProviderV1[];
   tools?: ToolDefinition[];
   modes?: ModeDefinition[];
-  /** Named store factories, e.g. `sqlite`, selected by configuration. */
-  stores?: Record<string, (options: { home: string }) => AgentStore>;
+  /** Named store factories (`sqlite`, `jsonl`, ...): an agent picks one with `local.store: '<name>'`. */
+  stores?: Record<string, StoreFactory>;
+  /** Ids of providers, modes, stores and tools this plugin deliberately takes over from earlier plugins. */
+  replaces?: PluginReplacements;
   /** Called after a tool changed a workspace file, e.g. so an index re-indexes it at once. Failures are ignored. */
   onFileChange?(change: WorkspaceFileChange): void | Promise<void>;
 }

@@ -1,3 +1,4 @@
+export type { ApprovalDecision, ApprovalKind, ApprovalRecord, ApprovalStatus, ApprovalsStore } from './approvals.js';
 export type {
   AgentLease, AgentRecord, AgentStore, AgentsStore, CheckpointStore, FileChangeRecord, LeaseResult, ListOptions, ListResult,
   RunEventsStore, RunRecord, RunsStore, StoredRunEvent,

@@ -2,6 +2,7 @@ import type { RunEvent, RunStatus } from '../../events/v1/events.js';
 import type { TokenUsage } from '../../events/v1/usage.js';
 import type { JSONObject } from '../../json.js';
 import type { ModelSelection } from '../../provider/v1/provider.js';
+import type { ApprovalsStore } from './approvals.js';
 
 export interface ListOptions {
   limit?: number;
@@ -65,6 +66,11 @@ export interface CheckpointStore {
   putBlob(hash: string, data: Uint8Array): Promise<void>;
   getBlob(hash: string): Promise<Uint8Array | undefined>;
   hasBlob(hash: string): Promise<boolean>;
+  /**
+   * Optional: store several blobs at once, each as `putBlob` would (a hash already stored is left
+   * alone), in one transaction where the backend has them. Checkpoint saves use it when present.
+   */
+  putBlobs?(blobs: ReadonlyArray<{ hash: string; data: Uint8Array }>): Promise<void>;
 }
 
 /** One file change of a run: content lives in checkpoint blobs; null = the file did not exist. */
@@ -127,12 +133,18 @@ export interface RunEventsStore {
   list(runId: string, options?: { afterOffset?: number; limit?: number }): Promise<{ events: StoredRunEvent[]; nextOffset: number }>;
 }
 
-/** A complete store: four small interfaces, which `composeStore` can take from different backends. */
+/** A complete store: four small interfaces (and optional approvals), which `composeStore` can take from different backends. */
 export interface AgentStore {
   agents: AgentsStore;
   checkpoints: CheckpointStore;
   runs: RunsStore;
   runEvents: RunEventsStore;
+  /**
+   * Pending and answered approval requests. Optional so a store written to the reference SDK's
+   * four-part shape still type-checks; without it approvals only live in the process that runs
+   * the agent (they cannot be answered from elsewhere, nor survive a restart).
+   */
+  approvals?: ApprovalsStore;
   /** Whether other processes may share this store (then stream() tails the log by polling). */
   readonly shared?: boolean;
   close?(): Promise<void> | void;

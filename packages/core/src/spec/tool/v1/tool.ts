@@ -110,12 +110,19 @@ export interface ToolDefinition<Input = any> {
   name: string;
   description: string;
   inputSchema: ToolInputSchema<Input>;
-  /** True when the tool cannot change the workspace or the world: offered in read-only modes. */
+  /**
+   * True when the tool cannot change the workspace or the world. The one flag modes read: a
+   * read-only tool is offered in plan and ask, whatever its category (custom and MCP tools too).
+   */
   readOnly: boolean;
   category: ToolCategory;
   /** Default per-call timeout; the runtime aborts `signal` when it passes. */
   timeoutMs?: number;
-  /** MCP-style annotation: read-only for mode policies even though category is mcp/custom. */
+  /**
+   * @deprecated Set `readOnly`, the flag modes read. Kept so older tool packs type-check; the
+   * registry refuses a tool whose `readOnlyHint` differs from its `readOnly`. Where MCP tools are
+   * built, the server's `readOnlyHint` annotation becomes `readOnly`.
+   */
   readOnlyHint?: boolean;
   /** Offer the tool only when this returns true (e.g. web_search without a backend). */
   isEnabled?(context: { cwd: string; settings: Record<string, unknown> }): boolean;

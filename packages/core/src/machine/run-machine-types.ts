@@ -1,0 +1,183 @@
+import type { InteractionUpdate, TokenUsage } from '../spec/events/v1/index.js';
+import type { JSONValue } from '../spec/json.js';
+import type { ModelMessage } from '../spec/language-model/v1/index.js';
+import type { ModeDefinition } from '../spec/mode/v1/index.js';
+import type { ApprovalDecision, ApprovalKind } from '../spec/store/v1/index.js';
+import type { ModeRights } from '../runtime/mode-rights.js';
+import type { ModeSwitchRequest } from '../runtime/mode-switch.js';
+import type { CheckedToolCall, ToolCallOutcome } from '../runtime/tool-runner.js';
+import type { TurnState } from './turn-state.js';
+
+export interface RunFailure {
+  message: string;
+  code: string;
+  cause?: unknown;
+}
+
+/** The modes a run can be in, and what each may do (the mode-switch guards read them). */
+export interface RunModes {
+  /** A registered mode (the built-in agent mode when none is registered under `agent`). */
+  resolve(id: string): ModeDefinition | undefined;
+  rightsOf(mode: ModeDefinition): ModeRights;
+}
+
+/** One question the run waits on in `awaitingApproval`: a tool call, a mode switch, or a plan to execute. */
+export interface ApprovalRequest {
+  /** The tool call id, or `mode-switch-<step>` for a switch. */
+  callId: string;
+  kind: ApprovalKind;
+  reason: string;
+  rule?: string;
+  toolName?: string;
+  args?: JSONValue;
+  modeSwitch?: ModeSwitchRequest;
+  decision?: ApprovalDecision;
+}
+
+/** A mode switch `switch_mode` asked for in this step, as the guards judged it. */
+export interface ModeSwitchInFlight {
+  to: string;
+  /** True for plan -> agent style transitions: approving executes the stored plan. */
+  planApproval: boolean;
+  /** Set when the switch needs the user's approval; `decision` arrives through awaitingApproval. */
+  approval?: ApprovalRequest;
+}
+
+/** Where a run picks up when a new process continues it (it was waiting for approval when its process stopped). */
+export interface RunResumePoint {
+  /** Steps already made. */
+  step: number;
+  usage?: TokenUsage;
+  /** The turn whose tool calls wait: they are checked again, and stored answers apply at once. */
+  turn?: TurnState;
+  /** A switch that waits for approval (the step's tool results are already in `messages`). */
+  modeSwitch?: ModeSwitchInFlight;
+}
+
+export interface RunMachineInput {
+  messages: ModelMessage[];
+  mode: string;
+  maxSteps: number;
+  modes: RunModes;
+  /** The run's tool state (todos, plan, the rights ceiling): shared with the tools, changed by mode switches. */
+  state: Record<string, unknown>;
+  /** Whether anyone can answer a mode-switch approval in this run; if not, such a switch is refused at once. */
+  canApproveModeSwitch: boolean;
+  resume?: RunResumePoint;
+}
+
+/** Where the stream actor puts the turn as it arrives, so a cancel mid-stream keeps the partial text. */
+export interface TurnSink {
+  current: TurnState;
+}
+
+export type RunMachineStateName = 'preparing' | 'compacting' | 'sampling' | 'acting' | 'awaitingApproval' | 'checkingLimits';
+
+export interface RunMachineContext {
+  /** How the run ended, set on entering a final state. */
+  status?: RunMachineOutput['status'];
+  /** Model calls made so far in this run (the step id of the current call once sampling). */
+  step: number;
+  maxSteps: number;
+  mode: string;
+  /** The conversation, including this run's user message and every completed step. */
+  messages: ModelMessage[];
+  modes: RunModes;
+  state: Record<string, unknown>;
+  canApproveModeSwitch: boolean;
+  /** Per-request reminder of the mode (never stored in the conversation). */
+  stepReminder?: string;
+  /** The assistant turn of this step, as the stream actor reduced it. */
+  turn: TurnState;
+  sink: TurnSink;
+  usage: TokenUsage;
+  /** Whether any turn reported usage (a server may report none: then the run has none). */
+  usageReported: boolean;
+  /** Steps in a row whose every tool call failed validation (unknown tool, bad JSON, schema). */
+  invalidToolSteps: number;
+  /** This step's tool calls after their checks, by call id (approvals turn `ask` into `ready` or `done`). */
+  checked: Record<string, CheckedToolCall>;
+  /** Results of this step's finished tool calls, by call id. */
+  outcomes: Record<string, ToolCallOutcome>;
+  /** The questions of the current `awaitingApproval`. */
+  approvals: ApprovalRequest[];
+  modeSwitch?: ModeSwitchInFlight;
+  /** Notes for the model (a refused switch) that join the conversation after this step's results. */
+  pendingNotes?: ModelMessage[];
+  lastText: string;
+  error?: RunFailure;
+  /** The state a cancel interrupted, so the conversation is closed correctly. */
+  interruptedIn?: RunMachineStateName;
+  resume?: RunResumePoint;
+}
+
+export type RunMachineEvent =
+  | { type: 'model.done'; turn: TurnState }
+  | { type: 'model.failed'; turn: TurnState; error: RunFailure }
+  | { type: 'tool.completed'; outcome: ToolCallOutcome }
+  | { type: 'tools.done' }
+  | { type: 'mode.switch'; to: string; explanation: string }
+  | { type: 'approval.decided'; callId: string; decision: ApprovalDecision }
+  /** An actor's work failed (a store write, a tool runner fault): the run fails with it. */
+  | { type: 'work.failed'; error: RunFailure }
+  | { type: 'cancel' };
+
+/** What the machine tells the runtime to publish (the runtime writes it to the run's log). */
+export type RunMachineEmitted = { type: 'updates'; updates: InteractionUpdate[] };
+
+/** How a run ended, as the machine's final states report it. */
+export interface RunMachineOutput {
+  status: 'finished' | 'error' | 'cancelled';
+  messages: ModelMessage[];
+  mode: string;
+  result: string;
+  usage?: TokenUsage;
+  error?: { message: string; code: string };
+}
+
+export interface PreparedStep {
+  messages: ModelMessage[];
+  stepReminder?: string;
+  needsCompaction: boolean;
+}
+
+export interface StreamModelInput {
+  step: number;
+  mode: string;
+  messages: ModelMessage[];
+  stepReminder?: string;
+  sink: TurnSink;
+}
+
+export interface CheckToolCallsInput {
+  step: number;
+  mode: string;
+  turn: TurnState;
+}
+
+export interface CheckToolCallsOutput {
+  checked: Record<string, CheckedToolCall>;
+  approvals: ApprovalRequest[];
+}
+
+export interface ExecuteToolsInput {
+  step: number;
+  mode: string;
+  turn: TurnState;
+  checked: Record<string, CheckedToolCall>;
+  /** Calls already finished (a resumed step): not run again. */
+  outcomes: Record<string, ToolCallOutcome>;
+}
+
+export interface SaveCheckpointInput {
+  messages: ModelMessage[];
+  mode: string;
+}
+
+export interface AwaitApprovalsInput {
+  step: number;
+  mode: string;
+  approvals: ApprovalRequest[];
+  /** The conversation as it stands while waiting (a new process resumes from it). */
+  messages: ModelMessage[];
+}

@@ -1,0 +1,83 @@
+import type { InteractionUpdate, RunEvent, SDKMessage } from '../spec/events/v1/index.js';
+import type { RunEventLog } from './run-event-log.js';
+
+/** An SDK message without the ids every message of the run carries. */
+export type SDKMessageBody = SDKMessage extends infer M ? (M extends SDKMessage ? Omit<M, 'agent_id' | 'run_id'> : never) : never;
+
+/**
+ * Where a run's updates and messages go: the run's event log (in order), and each update to the
+ * caller's `onDelta`. Once the run ended (`close`), late writes of stopped actors are dropped:
+ * nothing reaches the log after the run's final checkpoint.
+ */
+export class RunPublisher {
+  private closed = false;
+  // Tools emit synchronously; their updates are queued in order behind the run's own.
+  private emitted: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ids: { agentId: string; runId: string },
+    private readonly log: RunEventLog,
+    private readonly onDelta?: (event: { update: InteractionUpdate }) => void | Promise<void>,
+  ) {}
+
+  message(body: SDKMessageBody): RunEvent {
+    return { kind: 'message', message: { ...body, agent_id: this.ids.agentId, run_id: this.ids.runId } as SDKMessage };
+  }
+
+  /** Write events and wait until they are in the log (and `onDelta` saw the updates). */
+  async deliver(events: RunEvent[]): Promise<void> {
+    if (this.closed || events.length === 0) return;
+    const written = this.log.append(events);
+    await this.notify(events);
+    await written;
+  }
+
+  /**
+   * Write events without waiting for the log: the many small updates of a streamed turn. They keep
+   * their order with everything else; a failed write surfaces at the next `deliver`.
+   */
+  deliverSoon(events: RunEvent[]): Promise<void> | undefined {
+    if (this.closed || events.length === 0) return undefined;
+    this.log.enqueue(events);
+    return this.notify(events);
+  }
+
+  updates(updates: InteractionUpdate[]): Promise<void> {
+    return this.deliver(updates.map((update) => ({ kind: 'update', update })));
+  }
+
+  /** For tools, which emit synchronously. */
+  emitFromTool = (update: InteractionUpdate): void => {
+    this.emitted = this.emitted.then(() => this.updates([update])).catch(() => undefined);
+  };
+
+  /** Resolves once every tool update so far is written. */
+  async toolUpdatesWritten(): Promise<void> {
+    await this.emitted;
+  }
+
+  /** Everything delivered so far is durable. */
+  async flush(): Promise<void> {
+    await this.emitted;
+    await this.log.flush();
+  }
+
+  /** The run ended: later writes are dropped. */
+  close(): void {
+    this.closed = true;
+  }
+
+  private notify(events: RunEvent[]): Promise<void> | undefined {
+    if (!this.onDelta) return undefined;
+    let pending: Promise<void> | undefined;
+    for (const event of events) {
+      if (event.kind !== 'update') continue;
+      pending = pending ? pending.then(() => this.onDelta?.({ update: event.update })) : toPromise(this.onDelta({ update: event.update }));
+    }
+    return pending;
+  }
+}
+
+function toPromise(value: void | Promise<void>): Promise<void> | undefined {
+  return value instanceof Promise ? value : undefined;
+}

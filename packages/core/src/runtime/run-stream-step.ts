@@ -1,0 +1,99 @@
+import { toFailure } from '../machine/run-machine.js';
+import type { RunMachineEvent, StreamModelInput } from '../machine/run-machine-types.js';
+import { applyStreamPart, type TurnState, turnText, turnToolCalls } from '../machine/turn-state.js';
+import { hasUsageFigures } from '../machine/turn-usage.js';
+import { streamWithRetry } from '../model-call/stream-with-retry.js';
+import type { RunEvent } from '../spec/events/v1/index.js';
+import type { LanguageModelV1StreamPart } from '../spec/language-model/v1/index.js';
+import { stepReminderMessage } from './rules-reminders.js';
+import type { RunScope } from './run-scope.js';
+import { assistantBlocks } from './sdk-messages.js';
+import { toTokenUsage } from './token-usage.js';
+import { updatesForStreamPart } from './tool-call-updates.js';
+
+/**
+ * The body of the `streamModel` actor: one model call. The turn is reduced here, once, into the
+ * machine's sink as parts arrive (a cancel keeps what came); the machine gets one event at the end.
+ */
+export async function streamStep(scope: RunScope, input: StreamModelInput, signal: AbortSignal, send: (event: RunMachineEvent) => void): Promise<void> {
+  const { plan, publisher } = scope;
+  const reminder = input.stepReminder ? [stepReminderMessage(input.stepReminder)] : [];
+  scope.stepStartedAt.set(input.step, Date.now());
+  await publisher.deliver([{ kind: 'update', update: { type: 'step-started', stepId: input.step, mode: input.mode } }]);
+  const stream = streamWithRetry(
+    plan.model.model,
+    {
+      prompt: [{ role: 'system', content: plan.systemPrompt }, ...input.messages, ...reminder],
+      tools: scope.toolsFor(input.mode).specs,
+      promptCacheKey: plan.promptCacheKey,
+      ...(plan.callParams ? { params: plan.callParams } : {}),
+      abortSignal: signal,
+    },
+    {
+      signal,
+      ...(plan.retry ? { policy: plan.retry } : {}),
+      onRetry: ({ attempt, delayMs, error }) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        return publisher.deliver([{ kind: 'update', update: { type: 'retry', attempt, delayMs: Math.round(delayMs), reason } }, publisher.message({ type: 'status', status: 'RUNNING', phase: 'retrying', message: reason })]);
+      },
+    },
+  );
+  let failure: ReturnType<typeof toFailure> | undefined;
+  for await (const part of stream) {
+    const turn = applyStreamPart(input.sink.current, part);
+    input.sink.current = turn;
+    const events = updatesForStreamPart(part, turn, scope.toolIdOf);
+    const pending = publisher.deliverSoon([...events, ...partMessages(scope, part, turn)]);
+    if (pending) await pending;
+    if (part.type === 'reasoning-end') await reportThinking(scope, part.id, turn);
+    if (part.type === 'error') failure = toFailure(part.error, 'provider_error');
+  }
+  if (signal.aborted) return;
+  const turn = input.sink.current;
+  await finishTurn(scope, input, turn, failure !== undefined);
+  send(failure ? { type: 'model.failed', turn, error: failure } : { type: 'model.done', turn });
+}
+
+function partMessages(scope: RunScope, part: LanguageModelV1StreamPart, turn: TurnState): RunEvent[] {
+  if (part.type === 'response-metadata' && part.requestId) return [scope.publisher.message({ type: 'request', request_id: part.requestId })];
+  if (part.type !== 'reasoning-end') return [];
+  const block = thinkingBlock(turn, part.id);
+  if (!block) return [];
+  const durationMs = block.endedAt ? block.endedAt - block.startedAt : undefined;
+  return [scope.publisher.message({ type: 'thinking', text: block.text, ...(durationMs === undefined ? {} : { thinking_duration_ms: durationMs }) })];
+}
+
+async function reportThinking(scope: RunScope, id: string, turn: TurnState): Promise<void> {
+  const block = thinkingBlock(turn, id);
+  if (!block || !scope.plan.onStep) return;
+  const durationMs = block.endedAt ? block.endedAt - block.startedAt : undefined;
+  await scope.plan.onStep({ step: { type: 'thinkingMessage', message: { text: block.text, ...(durationMs === undefined ? {} : { thinkingDurationMs: durationMs }) } } });
+}
+
+function thinkingBlock(turn: TurnState, id: string) {
+  const block = turn.blocks.find((candidate) => candidate.kind === 'reasoning' && candidate.id === id);
+  return block?.kind === 'reasoning' && block.text ? block : undefined;
+}
+
+/** The turn's messages (assistant, usage), its end, and — for a turn without tool calls — the step's end. */
+async function finishTurn(scope: RunScope, input: StreamModelInput, turn: TurnState, failed: boolean): Promise<void> {
+  const { publisher, plan } = scope;
+  const blocks = assistantBlocks(failed ? { ...turn, blocks: turn.blocks.filter((block) => block.kind !== 'tool-call') } : turn);
+  // A turn without usage (some compatible servers send none) reports none: no zeros pretending to be counts.
+  const usage = hasUsageFigures(turn.usage) ? toTokenUsage(turn.usage) : undefined;
+  if (!failed && usage) scope.meter.recordRequest(input.messages, usage.inputTokens);
+  await publisher.deliver([
+    ...(blocks.length ? [publisher.message({ type: 'assistant', message: { role: 'assistant', content: blocks }, ...(failed ? { incomplete: true } : {}) })] : []),
+    ...(usage ? [publisher.message({ type: 'usage', usage })] : []),
+    { kind: 'update', update: { type: 'turn-ended', ...(usage ? { usage } : {}) } },
+  ]);
+  const text = turnText(turn);
+  if (text) await plan.onStep?.({ step: { type: 'assistantMessage', message: { text } } });
+  if (!failed && turnToolCalls(turn).length === 0) await completeStep(scope, input.step, turn);
+}
+
+export async function completeStep(scope: RunScope, step: number, turn: TurnState): Promise<void> {
+  const startedAt = scope.stepStartedAt.get(step) ?? Date.now();
+  scope.stepStartedAt.delete(step);
+  await scope.publisher.deliver([{ kind: 'update', update: { type: 'step-completed', stepId: step, stepDurationMs: Date.now() - startedAt, finishReason: turn.finishReason?.unified ?? 'other' } }]);
+}
