@@ -6,23 +6,34 @@ export const modelId = 'gpt-4.1-mini';
 /**
  * The echo tool's body with a resident-memory sample every 10 calls (the tool runs once per step in
  * both loops, so the samples line up by step), and the report a loop prints when it ends. It also
- * notes the CPU time the process had used by the first call (start-up, one request, one answer):
- * unlike wall-clock time it barely moves when other processes load the machine.
+ * notes the CPU time the process had used by the first call (start-up, one request, one answer)
+ * and per step after it: unlike wall-clock time, CPU time barely moves when other processes load
+ * the machine.
  */
-export function memorySampler(every = 10) {
+export function memorySampler(steps = Number(process.env.BENCH_STEPS), every = 10) {
   const samples = [];
   let calls = 0;
   let cpuMsAtFirstCall;
+  let cpuMsAtLastCall;
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
   return {
     echo(text) {
       calls++;
-      if (calls === 1) {
-        const { user, system } = process.cpuUsage();
-        cpuMsAtFirstCall = (user + system) / 1000;
-      }
+      // Read twice only: at the first call and at the last (the loop's `steps`-th).
+      if (calls === 1) cpuMsAtFirstCall = cpuMs();
+      else if (calls === steps) cpuMsAtLastCall = cpuMs();
       if (calls % every === 0) samples.push({ step: calls, rssKb: Math.round(process.memoryUsage.rss() / 1024) });
       return text;
     },
-    report: () => ({ maxRssKb: process.resourceUsage().maxRSS, rssSamples: samples, cpuMsAtFirstCall }),
+    report: () => ({
+      maxRssKb: process.resourceUsage().maxRSS,
+      rssSamples: samples,
+      cpuMsAtFirstCall,
+      // From the first call to the last: whole steps only, start-up excluded.
+      cpuMsPerStep: cpuMsAtLastCall === undefined ? undefined : (cpuMsAtLastCall - cpuMsAtFirstCall) / (calls - 1),
+    }),
   };
 }

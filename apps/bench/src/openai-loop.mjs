@@ -43,8 +43,8 @@ function runChild(name, toolCalls) {
       const arrivals = server.end(`${name} loop`);
       if (code !== 0) return reject(new Error(`${loops[name]} exited ${code}`));
       if (arrivals.length !== toolCalls + 1) return reject(new Error(`${loops[name]} sent ${arrivals.length} requests, expected ${toolCalls + 1}`));
-      const { maxRssKb, rssSamples, cpuMsAtFirstCall } = JSON.parse(out);
-      resolve({ startupMs: arrivals[0] - started, arrivals, maxRssMb: maxRssKb / 1024, rssSamples, cpuMsAtFirstCall });
+      const { maxRssKb, rssSamples, cpuMsAtFirstCall, cpuMsPerStep } = JSON.parse(out);
+      resolve({ startupMs: arrivals[0] - started, arrivals, maxRssMb: maxRssKb / 1024, rssSamples, cpuMsAtFirstCall, cpuMsPerStep });
     });
   });
 }
@@ -77,6 +77,7 @@ async function shortLoop() {
     startupMs: round(median(list.map((sample) => sample.startupMs)), 1),
     cpuMsToFirstToolCall: round(median(list.map((sample) => sample.cpuMsAtFirstCall)), 1),
     msPerStep: round(median(list.map((sample) => msPerStep(sample.arrivals))), 2),
+    cpuMsPerStep: round(median(list.map((sample) => sample.cpuMsPerStep)), 2),
     peakRssMb: round(median(list.map((sample) => sample.maxRssMb)), 1),
   });
   return { raw: summary(samples.raw), sdk: summary(samples.sdk) };

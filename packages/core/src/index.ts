@@ -7,14 +7,16 @@
 export * from './spec/index.js';
 export { applyStreamPart, emptyTurn, type TurnBlock, type TurnState, turnText, turnToolCalls } from './machine/turn-state.js';
 export { parseToolInput, turnToAssistantMessage } from './machine/turn-to-message.js';
-export { maxInvalidToolSteps, runMachine, type RunMachineContext, type RunMachineEvent, type RunMachineInput } from './machine/run-machine.js';
+export { maxInvalidToolSteps, runMachine } from './machine/run-machine.js';
+export type { ApprovalRequest, RunMachineContext, RunMachineEmitted, RunMachineEvent, RunMachineInput, RunMachineOutput, RunModes, RunResumePoint } from './machine/run-machine-types.js';
 export { abortableDelay, defaultRetryPolicy, type RetryPolicy, retryDelayMs } from './model-call/retry-policy.js';
 export { type RetryNotice, streamWithRetry, type StreamWithRetryOptions } from './model-call/stream-with-retry.js';
 export { maxRetryAfterMs, parseRetryAfterHeaders, type RetryAfterAdvice, type RetryAfterHeaders, retryAfterNote } from './model-call/retry-after.js';
 export { createRegistry, type Registry, type ResolvedModel, type ResolveModelOptions } from './registry/registry.js';
-export type { AgentDefinition, AgentOptions, LocalAgentOptions, LocalOptions, McpServerConfig, SandboxOptions, SendOptions } from './runtime/agent-options.js';
+export type { AgentDefinition, AgentOptions, AutoReviewOptions, LocalAgentOptions, LocalOptions, McpServerConfig, SandboxOptions, SendOptions } from './runtime/agent-options.js';
 export { type AgentHooks, type CompactionPolicy, compactionBudget, defaultCompactionRatio, defaultKeepRecentTurns, type PreCompactEvent, type PreCompactResult } from './runtime/compaction.js';
-export type { ApproveModeSwitch, ModeSwitchRequest } from './runtime/mode-switch.js';
+export { type ApproveModeSwitch, approveStoredPlan, type ModeSwitchRequest, modeReminderText, subagentModeFor } from './runtime/mode-switch.js';
+export { findModeTransition, reachableModes } from './registry/mode-transitions.js';
 export type { AgentCatalog, GetAgentMessagesOptions, ListAgentsOptions, ListRunsOptions } from './runtime/agent-catalog.js';
 export type { SDKAgentInfo } from './runtime/agent-info.js';
 export type { AgentMessage, ModelConversationMessage } from './runtime/agent-messages.js';
@@ -31,6 +33,7 @@ export { buildSystemPrompt, type SystemPromptInput, systemReminder } from './con
 export { baseSystemBlocks } from './context/prompt-blocks.js';
 export { type ComposeStoreParts, compareListKeys, composeStore, createMemoryStore, decodeListCursor, encodeListCursor, hashBlob, isBlobHash, type ListSortKey, normalizeListLimit } from './store/index.js';
 export { assertAgentStore, type ComposeLocalAgentStoreParts, composeLocalAgentStore } from './store/index.js';
+export { approvalMatches, checkApprovalDecision, checkApprovalFilter, checkApprovalRequests, compareApprovals, createMemoryApprovalsStore, decidedApproval } from './store/index.js';
 export { defineTool } from './tools/define-tool.js';
 export { isJsonSchemaInput, toolInputJsonSchema } from './tools/tool-schema.js';
 // Permission rules are plain data and text; evaluating them (the engine, shell analysis) needs Node.

@@ -5,7 +5,8 @@
 export { CairnAgent } from './runtime/agent.js';
 export { type AgentApi, type AgentInfo, type CairnApi, createCairn, type CreateCairnOptions } from './runtime/cairn.js';
 export { Run } from './runtime/run.js';
-export { approveStoredPlan, findTransition, modeReminderText, subagentModeFor } from './runtime/mode-switch.js';
+// Model-based review of shell, MCP and fetch calls (`local.autoReview`), for hosts that build their own checker.
+export { type AutoReviewCall, type AutoReviewer, type AutoReviewVerdict, createAutoReviewer } from './runtime/auto-review.js';
 // The permission engine and the shell analyser it uses (tree-sitter's grammar is found through Node's resolver).
 export { createPermissionEngine, type PermissionEngine, type PermissionEngineOptions } from './permissions/permission-engine.js';
 export { pathRuleMatches } from './permissions/path-rules.js';
@@ -33,7 +34,7 @@ export { sensitiveFileReason } from './node/sensitive-files.js';
 export { defaultIgnoredDirectories, IgnoreRules, ignoreFileNames } from './node/ignore-rules.js';
 // Workspace configuration layers (rules, AGENTS.md, permissions.json) and prompt context.
 export {
-  cairnHome, globRulesFor, loadPermissionFile, loadPermissionLayers, loadProjectRules, loadUserRules, loadWorkspaceConfig, mentionedRules, parseRuleFile,
+  type AutoRunGuidance, autoRunGuidanceOf, cairnHome, globRulesFor, loadPermissionFile, loadPermissionFileContents, loadPermissionLayers, type PermissionFileLayer, loadProjectRules, loadUserRules, loadWorkspaceConfig, mentionedRules, parseRuleFile,
   pathsMentioned, type ParsedRuleFile, type ResolvedSettingSources, resolveSettingSources, type RuleFrontMatter, type RuleKind, ruleLimits,
   type WorkspaceConfig, type WorkspaceRule,
 } from './config/index.js';

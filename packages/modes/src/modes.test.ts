@@ -1,5 +1,4 @@
-import { createRegistry, type ModeDefinition } from '@cairn/core';
-import { subagentModeFor } from '@cairn/core/node';
+import { createRegistry, type ModeDefinition, subagentModeFor } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
 import { debugReminder, remainingInstrumentation } from './debug-reminder.js';
 import { builtInModes, createModesPlugin, modesPlugin, planMode } from './index.js';

@@ -10,8 +10,10 @@ import { searchToolsPlugin } from '@cairn/tools-search';
 import { shellToolsPlugin } from '@cairn/tools-shell';
 import { webToolsPlugin } from '@cairn/tools-web';
 import { modesPlugin } from '@cairn/modes';
+import { jsonlStorePlugin } from '@cairn/store-jsonl';
+import { sqliteStorePlugin } from '@cairn/store-sqlite';
 
-/** Every provider, tool pack and mode that ships with Cairn. */
+/** Every provider, tool pack, mode and store that ships with Cairn (`local.store: 'sqlite' | 'jsonl' | 'memory'`). */
 export const defaultPlugins: CairnPlugin[] = [
   { name: '@cairn/providers', providers: [openai, ollama, anthropic, google] },
   fsToolsPlugin,
@@ -22,4 +24,6 @@ export const defaultPlugins: CairnPlugin[] = [
   notebookToolsPlugin,
   lintToolsPlugin,
   modesPlugin,
+  sqliteStorePlugin,
+  jsonlStorePlugin,
 ];

@@ -1,6 +1,8 @@
 // Profile one of the openai-loop benchmark's loops (`sdk`: the shipped SDK, `raw`: the openai SDK
 // alone) against the benchmark's fake server, and print where the time goes:
-//   node apps/bench/src/profile/profile-loop.mjs [--loop sdk|raw] [--steps 200] [--top 25]
+//   node apps/bench/src/profile/profile-loop.mjs [--loop sdk|raw | --script file.mjs] [--steps 200] [--top 25]
+// (`--script` runs another loop script that speaks the same protocol, e.g. a build of the SDK loop
+// bundled from the sources of another checkout, to compare two versions function by function.)
 // It runs the loop three times in fresh processes: with the module census (modules loaded by the
 // first request), with --cpu-prof and no tool call (start-up), and with --cpu-prof and `--steps`
 // tool calls. Per-step figures are (long profile - start-up profile) / steps, per package and per
@@ -8,16 +10,17 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startLoopServer } from '../loop-server.mjs';
 import { round } from '../stats.mjs';
 import { packageOf, summariseCpuProfile } from './cpu-profile-summary.mjs';
 
-const { values } = parseArgs({ options: { loop: { type: 'string', default: 'sdk' }, steps: { type: 'string', default: '200' }, top: { type: 'string', default: '25' } } });
+const { values } = parseArgs({ options: { loop: { type: 'string', default: 'sdk' }, script: { type: 'string' }, steps: { type: 'string', default: '200' }, top: { type: 'string', default: '25' } } });
 const scripts = { sdk: '../sdk-loop.mjs', raw: '../bare-loop.mjs' };
-if (!scripts[values.loop]) throw new Error(`--loop must be one of ${Object.keys(scripts).join(', ')}, got "${values.loop}".`);
+if (!values.script && !scripts[values.loop]) throw new Error(`--loop must be one of ${Object.keys(scripts).join(', ')}, got "${values.loop}".`);
+const script = values.script ? resolve(values.script) : fileURLToPath(new URL(scripts[values.loop], import.meta.url));
 const steps = Number(values.steps);
 const top = Number(values.top);
 const work = mkdtempSync(join(tmpdir(), 'cairn-profile-'));
@@ -28,11 +31,11 @@ function run(toolCalls, nodeArgs, extraEnv = {}) {
   delete env.NODE_OPTIONS;
   server.begin(toolCalls);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, fileURLToPath(new URL(scripts[values.loop], import.meta.url))], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('exit', (code) => {
-      server.end(values.loop);
+      server.end(script);
       if (code === 0) resolve();
-      else reject(new Error(`the ${values.loop} loop exited ${code}`));
+      else reject(new Error(`${script} exited ${code}`));
     });
   });
 }
@@ -70,7 +73,7 @@ try {
   const censusFile = join(work, 'census.jsonl');
   await run(0, ['--import', fileURLToPath(new URL('./module-census.mjs', import.meta.url))], { CAIRN_MODULE_CENSUS: censusFile });
   const modules = census(censusFile);
-  console.log(`${values.loop} loop: ${modules.modules} modules loaded (ES and CommonJS, Node built-ins excluded)`);
+  console.log(`${values.script ?? `${values.loop} loop`}: ${modules.modules} modules loaded (ES and CommonJS, Node built-ins excluded)`);
   table('modules by package', sorted(modules.byPackage, top), 'modules');
 
   const startup = await cpuProfile('startup', 0);

@@ -1,5 +1,5 @@
 export { type ParsedRuleFile, parseRuleFile, type RuleFrontMatter } from './front-matter.js';
-export { loadPermissionFile, loadPermissionLayers } from './permission-files.js';
+export { type AutoRunGuidance, autoRunGuidanceOf, loadPermissionFile, loadPermissionFileContents, loadPermissionLayers, type PermissionFileLayer } from './permission-files.js';
 export { globRulesFor, mentionedRules, pathsMentioned } from './rule-matching.js';
 export { loadProjectRules, loadUserRules, ruleLimits, type RuleKind, type WorkspaceRule } from './rules-loader.js';
 export { type ResolvedSettingSources, resolveSettingSources, type SettingSource } from './setting-sources.js';

@@ -5,7 +5,7 @@ import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ApprovalDecision, ApprovalKind } from '../spec/store/v1/index.js';
 import type { ModeRights } from '../runtime/mode-rights.js';
 import type { ModeSwitchRequest } from '../runtime/mode-switch.js';
-import type { CheckedToolCall, ToolCallOutcome } from '../runtime/tool-runner.js';
+import type { CheckedToolCall, ToolCallOutcome } from '../runtime/checked-tool-call.js';
 import type { TurnState } from './turn-state.js';
 
 export interface RunFailure {

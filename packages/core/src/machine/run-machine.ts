@@ -1,7 +1,7 @@
 import { assign, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
 import { addUsage, emptyUsage, toTokenUsage } from '../runtime/token-usage.js';
 import { applyModeSwitch, declinedSwitchNote, type ModeSwitchPlan, planModeSwitch } from '../runtime/mode-switch.js';
-import { deniedCall } from '../runtime/tool-runner.js';
+import { deniedCall } from '../runtime/checked-tool-call.js';
 import { hasUsageFigures } from './turn-usage.js';
 import { interruptedConversation } from './interrupted-turn.js';
 import type {

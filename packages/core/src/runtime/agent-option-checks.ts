@@ -1,3 +1,5 @@
+import { resolveModelSelection } from './model-selection.js';
+import { autoReviewSettings } from './auto-review-options.js';
 import { ConfigurationError } from '../spec/errors/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { AgentStore } from '../spec/store/v1/index.js';
@@ -89,6 +91,8 @@ function knownNames(tools: readonly ToolDefinition[]): string {
 export async function checkAgentOptions(runtime: AgentRuntime, options: Partial<AgentOptions>, where: string, cwd: string): Promise<void> {
   assertSettingSources(options.local?.settingSources, where);
   const registry = registryFor(runtime, options);
+  const review = autoReviewSettings(options.local?.autoReview, where);
+  if (review?.model) resolveModelSelection(registry, review.model, options as AgentOptions);
   const tools = [...registry.tools(), ...validateCustomTools(options.local?.customTools, registry.tools())];
   assertToolNames(options, tools, { where, cwd, settings: options.toolSettings ?? {} });
   await assertLoadableConfigFiles(options, cwd);

@@ -18,7 +18,9 @@ import { customToolsToDefinitions, offeredTools } from './tool-set.js';
 import { validateCustomTools } from './custom-tools.js';
 import { normalizeUserMessage } from './user-message-input.js';
 import { buildUserMessage, type UserMessage } from './user-message.js';
-import { createPermissionChecker } from './permission-checker.js';
+import { createPermissionChecker, type PermissionCheckerExtras } from './permission-checker.js';
+import { createAutoReviewer } from './auto-review.js';
+import { autoReviewSettings } from './auto-review-options.js';
 import { compactionBudget, defaultKeepRecentTurns } from './compaction.js';
 import { modeAtSend } from './mode-at-send.js';
 import { loadSendSettings, queryRuleReminders, type SendSettings } from './settings-for-send.js';
@@ -261,7 +263,6 @@ export class CairnAgent {
         }).map((tool) => tool.name), mode: mode.id, cwd: this.record.cwd, userText: userMessage.text,
         ...(modeChange ? { modeChange } : {}),
         ...(decided.approval ? { approvalUpdate: decided.approval.update } : {}),
-        ...(this.options.local?.autoReview ? { notices: [autoReviewFallbackNotice] } : {}),
       });
       await log.append(startEvents);
       // The opening updates (user-message-appended, a mode change) reach onDelta like every later one.
@@ -340,13 +341,32 @@ export class CairnAgent {
     });
   }
 
+  /** `local.autoReview`: a model that judges shell, MCP and fetch calls the rules leave open. */
+  private autoReview(run: Run, log: RunEventLog, mode: string): PermissionCheckerExtras {
+    const review = autoReviewSettings(this.options.local?.autoReview, 'send');
+    if (!review) return {};
+    const model = review.model ? resolveModelSelection(this.runtime.registry, review.model, this.options) : this.resolved;
+    const reviewer = createAutoReviewer({
+      model: model.model,
+      timeoutMs: review.timeoutMs,
+      ...(model.callParams ? { callParams: model.callParams } : {}),
+      ...(this.options.retry ? { retry: this.options.retry } : {}),
+    });
+    const notice = runMessage(this.agentId, run.id);
+    return {
+      reviewer,
+      intent: run.currentRecord().prompt,
+      onReviewUnavailable: (text) => log.append([notice({ type: 'status', status: 'RUNNING', mode, message: text })]),
+    };
+  }
+
   private runPlan(input: {
     run: Run; book: RunBook; log: RunEventLog; controller: AbortController; options: SendOptions; settings: SendSettings; checkpointer: ConversationCheckpointer;
     tools: ToolDefinition[]; state: Record<string, unknown>; mode: string; messages: ModelMessage[]; resume?: RunResumePoint;
   }): RunPlan {
     const { run, book, options, settings } = input;
     const approvals = approvalSettingsFor(this.options, this.store);
-    const permissions = createPermissionChecker(this.options, this.record.cwd, settings.config.permissionLayers, { deferAsk: approvals.askTools });
+    const permissions = createPermissionChecker(this.options, this.record.cwd, settings.config.permissionLayers, { deferAsk: approvals.askTools, ...this.autoReview(run, input.log, input.mode) });
     const budget = compactionBudget(this.options.compaction, this.resolved.catalog);
     return {
       runId: run.id,
@@ -361,7 +381,7 @@ export class CairnAgent {
       tools: input.tools,
       ...(this.options.tools ? { allow: this.options.tools } : {}),
       ...(this.options.disallowedTools ? { deny: this.options.disallowedTools } : {}),
-      checkPermission: (tool, toolInput, paths, currentMode) => permissions.check(tool, toolInput, paths, currentMode),
+      checkPermission: (tool, toolInput, paths, currentMode) => permissions.check(tool, toolInput, paths, currentMode, input.controller.signal),
       isPathDenied: (path, toolId) => permissions.isPathDenied(path, toolId),
       readDeniedFiles: () => permissions.readDeniedFiles(),
       sandboxFor: (definition) => sandboxRequirement(definition, this.options.local?.sandboxOptions),
@@ -463,7 +483,7 @@ export class CairnAgent {
   }
 
   private modeDefinition(id: string): ModeDefinition {
-    return this.runtime.registry.mode(id) ?? assertMode(this.runtime, id);
+    return assertMode(this.runtime, id);
   }
 
   /** The model a run uses as run.model shows it: the concrete id with the selection's params. */
@@ -528,9 +548,3 @@ export class CairnAgent {
     await this.close();
   }
 }
-
-/**
- * local.autoReview asks for a classifier that reviews shell, MCP and fetch calls. The reference SDK
- * falls back to the default behaviour where no classifier is available, as here; the run says so.
- */
-const autoReviewFallbackNotice = 'local.autoReview: no auto-review classifier is available, so tool calls follow the permission rules and defaultPermission as usual.';

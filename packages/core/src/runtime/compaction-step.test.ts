@@ -204,6 +204,22 @@ describe('the summary request', () => {
     expect(notes.some((note) => note.update?.type === 'summary-started')).toBe(false);
   });
 
+  it('keeps the pruned conversation, without a model call, when it fits but no summary could help', async () => {
+    const tailTurn = [call('b', `Reasoning aloud: ${fileText(150, 'r')}`), result('b', 'ok')];
+    const messages = [user('go'), call('a'), result('a', fileText(80, 'a')), ...tailTurn];
+    const prunedSize = requestTokens([user('go'), call('a'), result('a', `[Old tool output removed to save context: read_file returned ${fileText(80, 'a').length} characters. Call the tool again if you need it.]`), ...tailTurn]);
+    // Over the budget before pruning, under it after; a summary's own room would not fit beside the newest turn.
+    const budget = prunedSize + 100;
+    expect(requestTokens(messages)).toBeGreaterThan(budget);
+    const { input, model, notes } = harness(messages, { budget, turns: [{ text: 'never used' }] });
+    const outcome = await compactIfNeeded(input);
+    expect(model.calls).toHaveLength(0);
+    expect(outcome.compacted).toBe(true);
+    expect(JSON.stringify(outcome.messages[2])).toContain('[Old tool output removed');
+    expect(outcome.messages.slice(3)).toEqual(tailTurn);
+    expect(notes.map((note) => note.update?.type ?? 'status')).toEqual(['status', 'summary-completed']);
+  });
+
   it('cuts a summary longer than its room, so the compacted conversation still fits', async () => {
     const messages = [...longTalk(8), call('last'), result('last', fileText(50, 'tail'))];
     const budget = requestTokens(messages) - 100;

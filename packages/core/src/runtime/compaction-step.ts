@@ -76,26 +76,40 @@ export async function compactIfNeeded(input: CompactionStepInput): Promise<{ mes
   if (afterPrune <= lowWater) return finish(input, [...pruned.messages, ...tail], before, afterPrune);
 
   const instructions = hook && typeof hook === 'object' && hook.instructions ? hook.instructions : undefined;
+  const summarised = await summariseOlder(input, { fixed, older, tail, prunedFits: afterPrune <= input.budget, ...(instructions ? { instructions } : {}) });
+  if (summarised) return finish(input, summarised.messages, before, summarised.tokens);
+  // No summary can help, but pruning alone fits, just above the low-water mark.
+  return finish(input, [...pruned.messages, ...tail], before, afterPrune);
+}
+
+/**
+ * The conversation with the part before `tail` summarised, or undefined when no summary could
+ * make it fit but the pruned conversation does (`prunedFits`; the caller keeps that). Throws
+ * `compaction_failed` before any model call when neither fits.
+ */
+async function summariseOlder(
+  input: CompactionStepInput,
+  parts: { fixed: number; older: ModelMessage[]; tail: ModelMessage[]; prunedFits: boolean; instructions?: string },
+): Promise<{ messages: ModelMessage[]; tokens: number } | undefined> {
+  const { fixed, older, tail } = parts;
   const summaryTokens = summaryTokenLimit(input.budget);
-  const instruction = summaryInstruction({ wordLimit: Math.floor(summaryTokens * 0.6), ...(instructions ? { instructions } : {}) });
-  const prunedAll = pruneOldToolOutputs(older, { end: older.length });
+  const instruction = summaryInstruction({ wordLimit: Math.floor(summaryTokens * 0.6), ...(parts.instructions ? { instructions: parts.instructions } : {}) });
+  const olderPruned = pruneOldToolOutputs(older, { end: older.length }).messages;
   const plan = planSummary({
     fixedTokens: fixed,
     budget: input.budget,
     olderAsSent: older,
-    olderPruned: prunedAll.messages,
+    olderPruned,
     tail,
     instruction,
     emptyHead: (slice, remainder) => headFor({ summary: '', modeReminder: input.modeReminder, state: input.state, slice, kept: [...remainder, ...tail] }),
   });
   if (typeof plan === 'string') {
-    // Pruning alone fits, just above the low-water mark: better than a summary that cannot help.
-    if (afterPrune <= input.budget) return finish(input, [...pruned.messages, ...tail], before, afterPrune);
+    if (parts.prunedFits) return undefined;
     throw compactionFailed(
       `Compaction failed before asking for a summary: ${plan}, over the budget of ${input.budget}. Raise compaction.maxTokens, lower compaction.tailShare (the newest turn's own text cannot be cut), or start a new agent.`,
     );
   }
-
   await notify(input, { update: { type: 'summary-started' } });
   const summary = await summarizeConversation({
     model: input.model,
@@ -112,13 +126,13 @@ export async function compactIfNeeded(input: CompactionStepInput): Promise<{ mes
   await notify(input, { update: { type: 'summary', summary } });
   const head = headFor({ summary, modeReminder: input.modeReminder, state: input.state, slice: plan.slice, kept: [...plan.remainder, ...tail] });
   const messages = [head, ...plan.remainder, ...tail];
-  const after = fixed + estimateMessagesTokens(messages);
-  if (after > input.budget) {
-    throw compactionFailed(`Compaction failed: after summarising, the conversation still needs about ${after} tokens, over the budget of ${input.budget}. Lower compaction.tailShare or raise compaction.maxTokens.`);
+  const tokens = fixed + estimateMessagesTokens(messages);
+  if (tokens > input.budget) {
+    throw compactionFailed(`Compaction failed: after summarising, the conversation still needs about ${tokens} tokens, over the budget of ${input.budget}. Lower compaction.tailShare or raise compaction.maxTokens.`);
   }
   // Rules injected earlier may have been summarised away: let them be injected again.
   delete input.state.rulesApplied;
-  return finish(input, messages, before, after);
+  return { messages, tokens };
 }
 
 async function finish(input: CompactionStepInput, messages: ModelMessage[], before: number, after: number): Promise<{ messages: ModelMessage[]; compacted: true }> {

@@ -1,6 +1,7 @@
 import type { InteractionUpdate } from '../spec/events/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
-import { approveStoredPlan, findTransition, type StoredPlanShape, approvedModeStateKey } from './mode-switch.js';
+import { approveStoredPlan, type StoredPlanShape, approvedModeStateKey } from './mode-switch.js';
+import { findModeTransition } from '../registry/mode-transitions.js';
 
 export interface ModeAtSendInput {
   approvePlan: boolean | undefined;
@@ -47,7 +48,7 @@ export function planApprovalAtSend(input: ModeAtSendInput): ModeAtSend {
   if (input.approvePlan === true) {
     if (!proposed) return { mode: input.runMode };
     target = input.requestedMode ?? approvalTarget ?? 'agent';
-  } else if (proposed && input.requestedMode && input.requestedMode !== input.conversationMode && findTransition(current, input.requestedMode)?.requiresApproval) {
+  } else if (proposed && input.requestedMode && input.requestedMode !== input.conversationMode && findModeTransition(current, input.resolveMode(input.requestedMode))?.requiresApproval) {
     target = input.requestedMode;
   }
   if (!target) return { mode: input.runMode };

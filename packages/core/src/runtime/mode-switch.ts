@@ -3,6 +3,7 @@ import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition, ModeTransition } from '../spec/mode/v1/index.js';
 import { systemReminder } from '../context/system-prompt.js';
 import { addedRights, type ModeRights } from './mode-rights.js';
+import { findModeTransition } from '../registry/mode-transitions.js';
 
 /** State key of the run's rights ceiling: the mode the run started in, or one the user approved (modeAtSend). */
 export const approvedModeStateKey = 'approvedMode';
@@ -45,9 +46,6 @@ export function modeReminderText(mode: ModeDefinition): string {
   return systemReminder(`You are now in ${mode.id} mode: ${mode.description}${blocks ? `\n\n${blocks}` : ''}`);
 }
 
-export function findTransition(from: ModeDefinition | undefined, to: string): ModeTransition | undefined {
-  return from?.transitionsTo.map((entry) => (typeof entry === 'string' ? { mode: entry } : entry)).find((entry) => entry.mode === to);
-}
 
 const note = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text: systemReminder(text) }] });
 
@@ -77,7 +75,7 @@ export function planModeSwitch(pending: PendingModeSwitch, context: ModeSwitchCo
   const requested = typeof pending.to === 'string' ? pending.to : '';
   const current = context.resolveMode(context.mode);
   const target = context.resolveMode(requested);
-  const transition = findTransition(current, requested);
+  const transition = findModeTransition(current, target);
   if (!target || !transition || requested === context.mode) {
     const why = !target ? 'no such mode' : requested === context.mode ? 'already in that mode' : `the ${context.mode} mode cannot switch to it`;
     return { kind: 'refused', note: note(`The switch to mode "${requested}" was not applied: ${why}.`) };

@@ -7,31 +7,9 @@ import type { KeyedLock } from './keyed-lock.js';
 import { validateToolInput } from './tool-input-validation.js';
 import { errorResult, type NormalizedToolResult, normalizeToolResult } from './tool-result.js';
 import type { ToolAvailability } from './tool-set.js';
-import type { PermissionRequest } from '../permissions/index.js';
+import { type CheckedToolCall, deniedCall, type PermissionVerdict, type ToolCallOutcome, type ToolCallRequest } from './checked-tool-call.js';
 
-export interface ToolCallRequest {
-  toolCallId: string;
-  toolName: string;
-  inputText: string;
-}
-
-export interface ToolCallOutcome extends NormalizedToolResult {
-  toolCallId: string;
-  toolName: string;
-  args: JSONValue;
-  /** The call never ran: unknown tool, bad JSON, failed schema. */
-  invalid: boolean;
-}
-
-export interface PermissionVerdict {
-  /** `ask`: a rule (or the default) wants the user's approval, and this run has a way to ask (see awaitingApproval). */
-  decision: 'allow' | 'deny' | 'ask';
-  reason: string;
-  /** The rule that decided, as written (`ask: shell(git push*) [agent]`). */
-  rule?: string;
-  /** For `ask`: what a `canUseTool` callback is shown. */
-  request?: PermissionRequest;
-}
+export { type CheckedToolCall, deniedCall, type PermissionVerdict, type ToolCallOutcome, type ToolCallRequest } from './checked-tool-call.js';
 
 export interface ToolCheckEnvironment {
   cwd: string;
@@ -46,15 +24,6 @@ export interface ToolRunEnvironment {
   /** Called right before a permitted tool runs (for `tool_call` events). */
   onStart?(call: ToolCallRequest, args: JSONValue): Promise<void>;
 }
-
-/**
- * A tool call after its checks: `ready` to run, `ask` waiting for the user's approval, or `done`
- * (it never runs: unknown tool, bad JSON, failed schema, refused) with the result the model reads.
- */
-export type CheckedToolCall =
-  | { kind: 'ready'; call: ToolCallRequest; tool: ToolDefinition; input: unknown; args: JSONValue; paths: string[] }
-  | { kind: 'ask'; call: ToolCallRequest; tool: ToolDefinition; input: unknown; args: JSONValue; paths: string[]; verdict: PermissionVerdict }
-  | { kind: 'done'; call: ToolCallRequest; outcome: ToolCallOutcome };
 
 /** Default per-call timeout when a tool sets none. */
 export const defaultToolTimeoutMs = 10 * 60_000;
@@ -82,12 +51,6 @@ export async function checkToolCall(call: ToolCallRequest, environment: ToolChec
   if (verdict.decision === 'deny') return deniedCall(call, parsed.value, verdict.reason);
   const ready = { call, tool, input: validation.value, args: parsed.value, paths };
   return verdict.decision === 'ask' ? { kind: 'ask', ...ready, verdict } : { kind: 'ready', ...ready };
-}
-
-/** The result of a call the permission rules, a reviewer or the user refused. */
-export function deniedCall(call: ToolCallRequest, args: JSONValue, reason: string): CheckedToolCall {
-  const outcome = { toolCallId: call.toolCallId, toolName: call.toolName, args, ...errorResult(`Permission denied for ${call.toolName}: ${reason}`), invalid: false };
-  return { kind: 'done', call, outcome };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTextTokens } from './compaction-tokens.js';
 import type { ToolCallOutcome } from './tool-runner.js';
-import { capTurnToolOutputs, clipToolOutput, equalShareLevel, outputTokens } from './turn-output-cap.js';
+import { capTurnToolOutputs, clipOutputsToFit, clipToolOutput, equalShareLevel, outputTokens } from './turn-output-cap.js';
 
 const numbered = (count: number, from = 1) => Array.from({ length: count }, (_, index) => `${String(from + index).padStart(6)}|const value${from + index} = compute(${from + index}); // a line of code`).join('\n');
 
@@ -70,6 +70,12 @@ describe('capTurnToolOutputs', () => {
     if (content.type !== 'content') throw new Error('expected content');
     expect(content.value).toContainEqual(image);
     expect(content.value.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining('[Output cut') });
+  });
+
+  it('never replaces an output by a notice larger than itself', () => {
+    const clipped = clipOutputsToFit([{ toolName: 'write', output: { type: 'text', value: 'ok' } }, { toolName: 'read_file', output: { type: 'text', value: numbered(500) } }], 0);
+    expect(clipped[0]).toBeUndefined();
+    expect(clipped[1]).toMatchObject({ type: 'text', value: expect.stringMatching(/^\[Output cut/) });
   });
 
   it('refuses a cap that is not a number of tokens', () => {

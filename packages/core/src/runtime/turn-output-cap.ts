@@ -44,7 +44,9 @@ export function clipOutputsToFit(items: readonly ClippableOutput[], maxTokens: n
   const sizes = items.map((item) => outputTokens(item.output, true));
   if (sum(sizes) <= maxTokens) return none;
   const level = equalShareLevel(sizes, maxTokens);
-  return items.map((item, index) => ((sizes[index] ?? 0) > level ? clipToolOutput(item, level) : undefined));
+  // An output no larger than a notice stays: clipping it would not make it smaller.
+  const clipAbove = Math.max(level, noticeTokens);
+  return items.map((item, index) => ((sizes[index] ?? 0) > clipAbove ? clipToolOutput(item, level) : undefined));
 }
 
 /**
@@ -79,7 +81,8 @@ export function clipToolOutput(item: ClippableOutput, maxTokens: number): ToolRe
   if (output.type !== 'content') {
     const text = toolOutputText(output);
     const kept = keepWithin(text, maxTokens - noticeTokens);
-    const value = `${kept}\n${clipNotice(item.toolName, text.length, kept)}`;
+    const notice = clipNotice(item.toolName, text.length, kept);
+    const value = kept ? `${kept}\n${notice}` : notice;
     return output.type === 'error-text' || output.type === 'error-json' ? { type: 'error-text', value } : { type: 'text', value };
   }
   let room = maxTokens - noticeTokens - output.value.filter((part) => part.type === 'image').length * perImageTokens;

@@ -38,3 +38,12 @@ export function lazyGoogleClient(config: GoogleClientConfig): () => Promise<Goog
 
 /** The Gemini Developer API's default base URL, for error messages (the SDK's own default). */
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+/**
+ * Per-call `httpOptions`: the call's headers over the configured ones (the SDK merges these over
+ * the client's), and SDK retries off again, so an injected client with retries of its own does not
+ * retry under the runtime's retries.
+ */
+export function googleCallHttpOptions(configured: Record<string, string> | undefined, call: Record<string, string> | undefined) {
+  return { retryOptions: { attempts: 1 }, ...(call ? { headers: { ...(configured ?? {}), ...call } } : {}) };
+}

@@ -2,7 +2,7 @@ import type { GoogleGenAI } from '@google/genai';
 import { ProviderError } from '@cairn/core/errors';
 import type { EmbeddingModelV1 } from '@cairn/core/spec';
 import { callHeaders, callProvider } from '@cairn/provider-utils';
-import { GEMINI_DEFAULT_BASE_URL, type GoogleClientConfig, lazyGoogleClient } from './google-client.js';
+import { GEMINI_DEFAULT_BASE_URL, type GoogleClientConfig, googleCallHttpOptions, lazyGoogleClient } from './google-client.js';
 import { toGoogleProviderError } from './google-error.js';
 
 export interface GoogleEmbeddingModelConfig extends GoogleClientConfig {
@@ -49,7 +49,7 @@ export class GoogleEmbeddingModel implements EmbeddingModelV1 {
           contents: options.values,
           config: {
             ...(abortSignal ? { abortSignal } : {}),
-            ...(headers ? { httpOptions: { headers: { ...(this.#config.headers ?? {}), ...headers } } } : {}),
+            httpOptions: googleCallHttpOptions(this.#config.headers, headers),
             ...(this.#config.outputDimensionality ? { outputDimensionality: this.#config.outputDimensionality } : {}),
             ...(this.#config.taskType ? { taskType: this.#config.taskType } : {}),
           },

@@ -1,7 +1,7 @@
 import type { GenerateContentParameters, GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import type { LanguageModelV1, LanguageModelV1CallOptions, LanguageModelV1StreamResult, ModelCatalogEntry } from '@cairn/core/spec';
 import { callHeaders, callProvider, driveProviderStream } from '@cairn/provider-utils';
-import { GEMINI_DEFAULT_BASE_URL, type GoogleClientConfig, lazyGoogleClient } from './google-client.js';
+import { GEMINI_DEFAULT_BASE_URL, type GoogleClientConfig, googleCallHttpOptions, lazyGoogleClient } from './google-client.js';
 import { toGoogleProviderError } from './google-error.js';
 import { buildGoogleRequest } from './google-request.js';
 import { createGoogleStreamState, finishGoogleStream, type GoogleChunkLike, mapGoogleStreamChunk } from './map-google-stream-event.js';
@@ -30,13 +30,13 @@ export class GoogleLanguageModel implements LanguageModelV1 {
     const abortSignal = options.abortSignal;
     const endpoint = this.#config.client ? undefined : (this.#config.baseURL ?? GEMINI_DEFAULT_BASE_URL);
     const headers = callHeaders(options.headers);
-    // The SDK takes the abort signal and per-call headers inside `config`.
+    // The SDK takes the abort signal and per-call HTTP options inside `config`.
     const parameters = {
       ...request,
       config: {
         ...request.config,
         ...(abortSignal ? { abortSignal } : {}),
-        ...(headers ? { httpOptions: { headers: { ...(this.#config.headers ?? {}), ...headers } } } : {}),
+        httpOptions: googleCallHttpOptions(this.#config.headers, headers),
       },
     } as unknown as GenerateContentParameters;
     const chunks = await callProvider(() => client.models.generateContentStream(parameters), {
