@@ -8,7 +8,8 @@
 // - uncachedPerStep: per step request, the tokens not covered by that prefix (and their total);
 // - summaryCalls, and the share of each summary request that reuses the previous prefix;
 // - finished / status / errorCode of the run.
-// Tokens are o200k counts of the request in cache order (tools, then system and messages).
+// Tokens are o200k counts of the request body in cache order (tools, then system and messages),
+// JSON syntax included. BENCH_COMPACTION_BUDGET sets the budget (default 24000).
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

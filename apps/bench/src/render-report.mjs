@@ -38,10 +38,15 @@ function targetsTable(results) {
   const overhead = find('framework-overhead')[0];
   add('framework overhead per step (scripted model, memory store)', '< 1 ms', overhead && `${overhead.memory.msPerStep} ms`, overhead?.memory.msPerStep < 1);
   add('framework overhead per step (SQLite store)', '', overhead && `${overhead.sqlite.msPerStep} ms`, true);
+  // The shipped SDK against a raw openai loop: the benchmark reports its own targets as met or not.
   const loop = find('openai-loop')[0];
-  add('start-up to first request vs bare openai script', '<= 1.15x', loop && `${loop.ratios.startup}x (${loop.cairn.startupMs} vs ${loop.bare.startupMs} ms)`, loop?.ratios.startup <= 1.15);
-  add('time per step vs bare openai script', '<= +2 ms', loop && `+${loop.ratios.stepDeltaMs} ms (${loop.cairn.msPerStep} vs ${loop.bare.msPerStep} ms)`, loop?.ratios.stepDeltaMs <= 2);
-  add('peak memory vs bare openai script', '<= 1.3x', loop && `${loop.ratios.peakRss}x (${loop.cairn.peakRssMb} vs ${loop.bare.peakRssMb} MB)`, loop?.ratios.peakRss <= 1.3);
+  if (loop) for (const target of loop.targets) add(`${target.measure} (@cairn/sdk)`, target.aim, target.measured, target.met);
+  else add('start-up, time per step and peak RSS vs raw openai loop (@cairn/sdk)', '', undefined, false);
+  const storeStep = find('store-step-cost')[0];
+  if (storeStep) {
+    add('SQLite write transactions per runtime step', '', `${storeStep.writeTransactionsPerStep} (${storeStep.eventsPerStep} events)`, true);
+    add('SQLite WAL written per runtime step', '', `${storeStep.walKbPerStep} KB`, true);
+  }
   const index = find('indexer')[0];
   if (index?.fullIndex) {
     const per100k = (index.fullIndex.seconds * 100_000) / index.corpus.lines;

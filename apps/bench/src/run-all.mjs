@@ -11,6 +11,8 @@ const root = new URL('../../../', import.meta.url).pathname;
 const benchmarks = [
   { name: 'framework-overhead', script: 'apps/bench/src/framework-overhead.mjs' },
   { name: 'openai-loop', script: 'apps/bench/src/openai-loop.mjs' },
+  { name: 'store-step-cost', script: 'apps/bench/src/store-step-cost.mjs' },
+  { name: 'compaction-long-run', script: 'apps/bench/src/compaction-long-run.mjs' },
   { name: 'store-sqlite-run-events', script: 'apps/bench/src/store-run-events.mjs', args: ['--store', 'sqlite'] },
   { name: 'store-jsonl-run-events', script: 'apps/bench/src/store-run-events.mjs', args: ['--store', 'jsonl'] },
   { name: 'store-resume', script: 'packages/stores/sqlite/bench/resume.bench.mjs' },

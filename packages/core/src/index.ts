@@ -14,7 +14,10 @@ export { type RetryNotice, streamWithRetry, type StreamWithRetryOptions } from '
 export { maxRetryAfterMs, parseRetryAfterHeaders, type RetryAfterAdvice, type RetryAfterHeaders, retryAfterNote } from './model-call/retry-after.js';
 export { createRegistry, type Registry, type ResolvedModel, type ResolveModelOptions } from './registry/registry.js';
 export type { AgentDefinition, AgentOptions, AutoReviewOptions, LocalAgentOptions, LocalOptions, McpServerConfig, SandboxOptions, SendOptions } from './runtime/agent-options.js';
-export { type AgentHooks, type CompactionPolicy, compactionBudget, defaultCompactionRatio, defaultKeepRecentTurns, type PreCompactEvent, type PreCompactResult } from './runtime/compaction.js';
+export {
+  type AgentHooks, type CompactionPolicy, type CompactionSettings, compactionBudget, compactionSettings, defaultCompactionRatio, defaultKeepRecentTurns, defaultLowWaterShare,
+  defaultTailShare, type PreCompactEvent, type PreCompactResult,
+} from './runtime/compaction.js';
 export { type ApproveModeSwitch, approveStoredPlan, type ModeSwitchRequest, modeReminderText, subagentModeFor } from './runtime/mode-switch.js';
 export { findModeTransition, reachableModes } from './registry/mode-transitions.js';
 export type { AgentCatalog, GetAgentMessagesOptions, ListAgentsOptions, ListRunsOptions } from './runtime/agent-catalog.js';

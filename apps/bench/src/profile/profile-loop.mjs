@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startLoopServer } from '../loop-server.mjs';
 import { round } from '../stats.mjs';
+import { causeTimes } from './cause-groups.mjs';
 import { packageOf, summariseCpuProfile } from './cpu-profile-summary.mjs';
 
 const { values } = parseArgs({ options: { loop: { type: 'string', default: 'sdk' }, script: { type: 'string' }, steps: { type: 'string', default: '200' }, top: { type: 'string', default: '25' } } });
@@ -43,8 +44,8 @@ function run(toolCalls, nodeArgs, extraEnv = {}) {
 async function cpuProfile(name, toolCalls) {
   const dir = join(work, name);
   await run(toolCalls, ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', dir]);
-  const file = readdirSync(dir).find((entry) => entry.endsWith('.cpuprofile'));
-  return summariseCpuProfile(join(dir, file));
+  const file = join(dir, readdirSync(dir).find((entry) => entry.endsWith('.cpuprofile')));
+  return { ...summariseCpuProfile(file), byCause: causeTimes(file) };
 }
 
 function census(file) {
@@ -84,6 +85,10 @@ try {
   const perStep = (whole, base) => new Map([...whole.entries()].map(([name, ms]) => [name, (ms - (base.get(name) ?? 0)) / steps]));
   table(`per step (${steps} steps): ${round((long.totalMs - startup.totalMs) / steps, 3)} ms of samples per step, by package`, sorted(perStep(long.byPackage, startup.byPackage), top), 'ms');
   table('per step, by function (self time)', sorted(perStep(long.byFunction, startup.byFunction), top), 'ms');
+  const causes = perStep(long.byCause, startup.byCause);
+  const busy = [...causes.values()].reduce((sum, ms) => sum + ms, 0);
+  console.log(`\nper step, by cause (share of ${round(busy, 3)} ms of busy samples per step)`);
+  for (const [cause, ms] of sorted(causes, causes.size)) console.log(`  ${String(round((ms / busy) * 100, 1)).padStart(5)} %  ${String(round(ms, 3)).padStart(7)} ms  ${cause}`);
   console.log(`\nprofiles: ${work}/startup and ${work}/steps (open in Chrome DevTools > Performance)`);
 } finally {
   await server.close();

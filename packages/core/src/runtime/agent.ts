@@ -21,7 +21,8 @@ import { buildUserMessage, type UserMessage } from './user-message.js';
 import { createPermissionChecker, type PermissionCheckerExtras } from './permission-checker.js';
 import { createAutoReviewer } from './auto-review.js';
 import { autoReviewSettings } from './auto-review-options.js';
-import { compactionBudget, defaultKeepRecentTurns } from './compaction.js';
+import { assertCompactionPolicy, compactionSettings } from './compaction.js';
+import { defaultTurnOutputTokens } from './turn-output-cap.js';
 import { modeAtSend } from './mode-at-send.js';
 import { loadSendSettings, queryRuleReminders, type SendSettings } from './settings-for-send.js';
 import type { RunPlan } from './run-plan.js';
@@ -48,11 +49,6 @@ import { listAgentArtifacts, readAgentArtifact, type SDKArtifact } from './agent
 interface RunBook {
   record: RunRecord;
   fileChanges: Promise<void>;
-}
-
-/** Tokens one turn's tool outputs may take together: half the compaction budget, else a fixed cap. */
-function turnOutputTokensFor(budget: number | undefined): number {
-  return budget ? Math.floor(budget / 2) : 100_000;
 }
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
@@ -99,6 +95,7 @@ export class CairnAgent {
     const mode = options.mode ?? 'agent';
     assertMode(agentRuntime, mode);
     approvalSettingsFor(options, store);
+    assertCompactionPolicy(options.compaction);
     await checkAgentOptions(agentRuntime, options, 'Agent.create', root);
     const agentId = options.agentId === undefined ? newId('agent') : await freshAgentId(store, options.agentId);
     const now = Date.now();
@@ -367,7 +364,7 @@ export class CairnAgent {
     const { run, book, options, settings } = input;
     const approvals = approvalSettingsFor(this.options, this.store);
     const permissions = createPermissionChecker(this.options, this.record.cwd, settings.config.permissionLayers, { deferAsk: approvals.askTools, ...this.autoReview(run, input.log, input.mode) });
-    const budget = compactionBudget(this.options.compaction, this.resolved.catalog);
+    const compaction = compactionSettings(this.options.compaction, this.resolved.catalog);
     return {
       runId: run.id,
       agentId: this.agentId,
@@ -390,8 +387,8 @@ export class CairnAgent {
       log: input.log,
       systemPrompt: settings.systemPrompt,
       rules: settings.config.rules,
-      ...(budget ? { compaction: { budget, keepRecentTurns: this.options.compaction?.keepRecentTurns ?? defaultKeepRecentTurns } } : {}),
-      turnOutputTokens: turnOutputTokensFor(budget),
+      ...(compaction ? { compaction } : {}),
+      turnOutputTokens: compaction?.turnOutputTokens ?? defaultTurnOutputTokens,
       ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
       approvals,
       canApproveModeSwitch: approvals.askModeSwitches,

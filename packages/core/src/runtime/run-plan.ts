@@ -6,7 +6,7 @@ import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { AgentStore } from '../spec/store/v1/index.js';
 import type { FileChange, SandboxRequirement, ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
-import type { AgentHooks } from './compaction.js';
+import type { AgentHooks, CompactionSettings } from './compaction.js';
 import type { ConversationCheckpointer } from './conversation-checkpoint.js';
 import type { RunResumePoint } from '../machine/run-machine-types.js';
 import type { RunApprovalSettings } from './run-approvals.js';
@@ -53,12 +53,12 @@ export interface RunPlan {
   canApproveModeSwitch: boolean;
   /** Set when this process continues a run another process left waiting for approval. */
   resume?: RunResumePoint;
-  /** Cap on the tokens of one turn's tool outputs together (default: see turn-output-cap). */
-  turnOutputTokens?: number;
+  /** Cap on the tokens of one turn's tool outputs together (the compaction tail's share of the budget). */
+  turnOutputTokens: number;
   /** Loaded rule files: glob rules are injected as reminders once a matching file is touched. */
   rules?: readonly WorkspaceRule[];
-  /** Token budget of a request and the turns compaction keeps; absent = no compaction. */
-  compaction?: { budget: number; keepRecentTurns: number };
+  /** When and how far the conversation is compacted; absent = no compaction. */
+  compaction?: CompactionSettings;
   hooks?: AgentHooks;
   /** Called when a switch is applied mid-run (the checkpoint saved at the next step records it for a crash). */
   onModeChanged?(mode: string): void;

@@ -8,7 +8,7 @@ import { toolExecutionContext } from './run-tool-context.js';
 import { completedToolCall } from './tool-call-updates.js';
 import { type CheckedToolCall, checkToolCall, runCheckedCall, type ToolCallOutcome } from './tool-runner.js';
 import { readOnlyModeRefusal } from './tool-set.js';
-import { capTurnToolOutputs, defaultTurnOutputTokens } from './turn-output-cap.js';
+import { capTurnToolOutputs } from './turn-output-cap.js';
 
 /**
  * The body of the `checkToolCalls` actor: validate every call of the turn and ask the permission
@@ -78,7 +78,7 @@ export async function executeTools(scope: RunScope, input: ExecuteToolsInput, si
     }),
   );
   // Clipped outputs replace what the model reads; the events above already showed the full text.
-  for (const clipped of capTurnToolOutputs(outcomes, { maxTokens: plan.turnOutputTokens ?? defaultTurnOutputTokens })) {
+  for (const clipped of capTurnToolOutputs(outcomes, { maxTokens: plan.turnOutputTokens })) {
     if (!outcomes.includes(clipped)) send({ type: 'tool.completed', outcome: clipped });
   }
   await publisher.toolUpdatesWritten();

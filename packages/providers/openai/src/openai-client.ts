@@ -13,14 +13,24 @@ export interface OpenAIClientSettings {
   client?: OpenAI | undefined;
 }
 
+let openAISdk: Promise<typeof import('openai')> | undefined;
+/** The `openai` module, imported once per process. */
+function loadOpenAISdk(): Promise<typeof import('openai')> {
+  openAISdk ??= import('openai');
+  return openAISdk;
+}
+
 /**
- * A memoised client factory. The `openai` module is imported on the first request only, so that
- * importing the provider costs nothing at process start-up.
+ * A memoised client factory. Importing the provider does not load the `openai` module (a process
+ * that never uses OpenAI never pays for it); resolving a model does, in the background, so the
+ * load overlaps the agent's set-up (store, workspace scan) instead of delaying the first request.
+ * A failed load surfaces at the first request.
  */
 export function createLazyOpenAIClient(settings: OpenAIClientSettings): () => Promise<OpenAI> {
   let client: Promise<OpenAI> | undefined = settings.client ? Promise.resolve(settings.client) : undefined;
+  if (!client) loadOpenAISdk().catch(() => undefined);
   return () => {
-    client ??= import('openai').then(
+    client ??= loadOpenAISdk().then(
       ({ default: OpenAIClient }) =>
         new OpenAIClient({
           apiKey: settings.apiKey,
