@@ -98,7 +98,8 @@ describe('compaction in a run', () => {
       withUsage({ toolCalls: [{ name: 'dump', args: { words: 2000 } }] }),
       withUsage({ text: 'done' }),
     ]);
-    const agent = await Agent.create({ model: 'scripted/scripted-model', local: { cwd: await tempWorkspace(), store, settingSources: [] }, compaction: { maxTokens: base + 6000, keepRecentTurns: 1 } });
+    // Shares for a tiny budget: each output fits the turn cap whole, and pruning one reaches the low-water mark.
+    const agent = await Agent.create({ model: 'scripted/scripted-model', local: { cwd: await tempWorkspace(), store, settingSources: [] }, compaction: { maxTokens: base + 6000, keepRecentTurns: 1, lowWaterShare: 0.9, tailShare: 0.45 } });
     const run = await agent.send('dump twice');
     expect((await run.wait()).status).toBe('finished');
     expect(model.calls).toHaveLength(3);

@@ -16,7 +16,7 @@ export {
   createOpenAICompatible, ollama, ollamaDefaultBaseURL, type OpenAICompatibleProvider, type OpenAICompatibleProviderSettings,
 } from './openai-compatible-provider.js';
 export { maxEmbeddingsPerCall, OpenAIEmbeddingModel } from './openai-embedding-model.js';
-export { convertOpenAIError, maxRetryAfterMs, type OpenAIErrorContext, parseRetryAfter } from './openai-error.js';
+export { convertOpenAIError, maxRetryAfterMs, type OpenAIErrorContext, parseRetryAfter, toOpenAIProviderError } from './openai-error.js';
 export { findOpenAIModel, openAIModels } from './openai-models.js';
 export { createOpenAI, openai, openAIDefaultBaseURL, type OpenAIApi, type OpenAIProvider, type OpenAIProviderSettings } from './openai-provider.js';
 export { OpenAIResponsesLanguageModel } from './openai-responses-language-model.js';
