@@ -264,7 +264,7 @@ export class CairnAgent {
       await log.append(startEvents);
       // The opening updates (user-message-appended, a mode change) reach onDelta like every later one.
       for (const event of startEvents) if (event.kind === 'update') await options.onDelta?.({ update: event.update });
-      const checkpointer = this.checkpointerFor(history);
+      const checkpointer = this.checkpointerFor(history, mode.id);
       const outcome: RunOutcome = settings.error
         ? { status: 'error', result: '', messages: history, mode: mode.id, error: { message: settings.error.message, code: settings.error.code ?? 'configuration_error' } }
         : controller.signal.aborted
@@ -301,7 +301,7 @@ export class CairnAgent {
       const state: Record<string, unknown> = { ...snapshot.state };
       const approvals: ApprovalRecord[] = (await this.store.approvals?.list({ runId: run.id })) ?? [];
       const point = resumePointOf(waiting, approvals, snapshot.messages);
-      const checkpointer = this.checkpointerFor(point ? point.messages : repairConversation(snapshot.messages).messages);
+      const checkpointer = this.checkpointerFor(point ? point.messages : repairConversation(snapshot.messages).messages, point?.mode ?? snapshot.mode);
       const settings = await this.loadSettings();
       const outcome: RunOutcome = !point
         ? { status: 'error', result: '', messages: repairConversation(snapshot.messages).messages, mode: snapshot.mode, error: { message: 'The run waited for approval, but its saved conversation does not show what it waited for; it was closed.', code: 'interrupted' } }
@@ -332,9 +332,10 @@ export class CairnAgent {
    * Every checkpoint (each step, and before tools run) moves the agent row, so a killed process
    * leaves the conversation of its last complete step for the next one.
    */
-  private checkpointerFor(history: ModelMessage[]): ConversationCheckpointer {
+  private checkpointerFor(history: ModelMessage[], startMode: string): ConversationCheckpointer {
     return new ConversationCheckpointer(this.store.checkpoints, { root: this.record.checkpointRoot, messages: history }, {
-      onSave: async (root) => (this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, updatedAt: Date.now() })),
+      // A mode the run switched to is the agent's at once (a crash resumes in it); a send's own mode is not.
+      onSave: async (root, mode) => (this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, ...(mode !== startMode ? { mode } : {}), updatedAt: Date.now() })),
     });
   }
 

@@ -119,7 +119,7 @@ export class ConversationCheckpointer {
   constructor(
     private readonly store: CheckpointStore,
     snapshot: { root: string | null; messages: ModelMessage[] },
-    private readonly options: { onSave?: (root: string) => Promise<unknown> } = {},
+    private readonly options: { onSave?: (root: string, mode: string) => Promise<unknown> } = {},
   ) {
     this.root = snapshot.root;
     this.saved = snapshot.messages.slice();
@@ -160,7 +160,7 @@ export class ConversationCheckpointer {
     await writeBlobs(this.store, blobs);
     remember(this.store, rootBlob.hash, { messages, stateHash, mode });
     signal?.throwIfAborted();
-    await this.options.onSave?.(rootBlob.hash);
+    await this.options.onSave?.(rootBlob.hash, mode);
     this.root = rootBlob.hash;
     this.savedHashes = extendsSaved ? [...this.savedHashes, ...node.append] : node.append.slice();
     this.saved = messages;
