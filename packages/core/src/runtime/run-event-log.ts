@@ -28,6 +28,8 @@ export class RunEventLog {
   /** The chained write that has not started yet: it will take every event waiting when it starts. */
   private queued: Promise<void> | undefined;
   private pending: RunEvent[] = [];
+  /** Settled by the write that takes the events enqueued since the last one. */
+  private nextWrite: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly waiters = new Set<() => void>();
   private failure: { error: unknown } | undefined;
@@ -43,13 +45,31 @@ export class RunEventLog {
     this.maxBatch = positiveOption(options.maxBatch, 256, 'maxBatch');
   }
 
-  /** Queue events for the next write; never waits. A failure of that write surfaces at the next `append` or `flush`. */
-  enqueue(events: RunEvent[]): void {
-    if (events.length === 0) return;
+  /**
+   * Queue events for the next write; never forces it. The returned promise resolves once they are in
+   * the store (a caller that shows them only then never shows an event a crash could lose); a failed
+   * write rejects it, and surfaces at the next `append` or `flush` too.
+   */
+  enqueue(events: RunEvent[]): Promise<void> {
+    const durable = this.nextWriteDone();
+    if (events.length === 0) return durable;
     for (const event of events) this.pending.push(event);
-    if (this.queued) return;
+    if (this.queued) return durable;
     if (this.pending.length >= this.maxBatch) this.writeInBackground();
     else this.timer ??= setTimeout(() => this.writeInBackground(), this.flushWindowMs);
+    return durable;
+  }
+
+  /** The promise of the write that will take the events waiting now. */
+  private nextWriteDone(): Promise<void> {
+    if (!this.nextWrite) {
+      let settle!: { resolve: () => void; reject: (error: unknown) => void };
+      const promise = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+      // Callers may ignore it: the failure is reported by the next append or flush as well.
+      promise.catch(() => undefined);
+      this.nextWrite = { promise, ...settle };
+    }
+    return this.nextWrite.promise;
   }
 
   /** Write events after everything queued before them; resolves once they are in the store. */
@@ -103,14 +123,21 @@ export class RunEventLog {
     if (this.queued) return this.queued;
     const next = this.tail.then(async () => {
       this.queued = undefined;
-      if (this.failure) throw this.failure.error;
-      if (this.pending.length === 0) return;
+      const waiting = this.nextWrite;
+      this.nextWrite = undefined;
+      if (this.failure) {
+        waiting?.reject(this.failure.error);
+        throw this.failure.error;
+      }
       const batch = this.pending;
       this.pending = [];
+      if (batch.length === 0) return waiting?.resolve();
       try {
         await this.store.append(this.runId, batch);
+        waiting?.resolve();
       } catch (error) {
         this.failure = { error };
+        waiting?.reject(error);
         throw error;
       } finally {
         this.wakeAll();

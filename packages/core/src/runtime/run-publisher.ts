@@ -4,6 +4,9 @@ import type { RunEventLog } from './run-event-log.js';
 /** An SDK message without the ids every message of the run carries. */
 export type SDKMessageBody = SDKMessage extends infer M ? (M extends SDKMessage ? Omit<M, 'agent_id' | 'run_id'> : never) : never;
 
+/** How far `onDelta` may fall behind the stream before the stream waits for it. */
+const maxUnshown = 256;
+
 /**
  * Where a run's updates and messages go: the run's event log (in order), and each update to the
  * caller's `onDelta`. Once the run ended (`close`), late writes of stopped actors are dropped:
@@ -13,6 +16,11 @@ export class RunPublisher {
   private closed = false;
   // Tools emit synchronously; their updates are queued in order behind the run's own.
   private emitted: Promise<void> = Promise.resolve();
+  /** Resolves once `onDelta` saw every update delivered so far. */
+  private shown: Promise<void> = Promise.resolve();
+  private unshown = 0;
+  /** `onDelta` threw for a streamed update: the run fails with it at the next delivery. */
+  private deltaFailure: { error: unknown } | undefined;
 
   constructor(
     private readonly ids: { agentId: string; runId: string },
@@ -24,22 +32,35 @@ export class RunPublisher {
     return { kind: 'message', message: { ...body, agent_id: this.ids.agentId, run_id: this.ids.runId } as SDKMessage };
   }
 
-  /** Write events and wait until they are in the log (and `onDelta` saw the updates). */
+  /** Write events and wait until they are in the log, then hand the updates to `onDelta` (after earlier ones). */
   async deliver(events: RunEvent[]): Promise<void> {
     if (this.closed || events.length === 0) return;
     const written = this.log.append(events);
-    await this.notify(events);
+    await this.caughtUp();
     await written;
+    await this.notify(events);
   }
 
   /**
-   * Write events without waiting for the log: the many small updates of a streamed turn. They keep
-   * their order with everything else; a failed write surfaces at the next `deliver`.
+   * Write events without waiting for the log: the many small updates of a streamed turn, coalesced
+   * into few writes. `onDelta` still sees each update only once it is in the log (so a crash never
+   * loses an update a caller was shown), in order; the returned promise is set when the caller
+   * should wait — `onDelta` fell `maxUnshown` updates behind (backpressure, bounded memory).
    */
   deliverSoon(events: RunEvent[]): Promise<void> | undefined {
     if (this.closed || events.length === 0) return undefined;
-    this.log.enqueue(events);
-    return this.notify(events);
+    const durable = this.log.enqueue(events);
+    if (!this.onDelta || !events.some((event) => event.kind === 'update')) return undefined;
+    this.unshown += events.length;
+    this.shown = this.shown
+      .then(() => durable.then(() => this.notify(events), () => undefined))
+      .catch((error: unknown) => {
+        this.deltaFailure ??= { error };
+      })
+      .finally(() => {
+        this.unshown -= events.length;
+      });
+    return this.unshown > maxUnshown ? this.caughtUp() : undefined;
   }
 
   updates(updates: InteractionUpdate[]): Promise<void> {
@@ -60,6 +81,13 @@ export class RunPublisher {
   async flush(): Promise<void> {
     await this.emitted;
     await this.log.flush();
+    await this.caughtUp();
+  }
+
+  /** Resolves once `onDelta` saw every earlier update; rejects with its failure if it threw. */
+  private async caughtUp(): Promise<void> {
+    await this.shown;
+    if (this.deltaFailure) throw this.deltaFailure.error;
   }
 
   /** The run ended: later writes are dropped. */
