@@ -1,6 +1,6 @@
 import type { ResolvedModel } from '../registry/registry.js';
 import { ConfigurationError } from '../spec/errors/index.js';
-import type { AgentUsage, InteractionUpdate, RunEvent } from '../spec/events/v1/index.js';
+import type { AgentUsage, InteractionUpdate, } from '../spec/events/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ModelSelection } from '../spec/provider/v1/index.js';
 import type { AgentRecord, AgentStore, RunRecord } from '../spec/store/v1/index.js';

@@ -1,6 +1,6 @@
 import type { InteractionUpdate } from '../spec/events/v1/index.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
-import type { ModeDefinition, ModeTransition } from '../spec/mode/v1/index.js';
+import type { ModeDefinition, } from '../spec/mode/v1/index.js';
 import { systemReminder } from '../context/system-prompt.js';
 import { addedRights, type ModeRights } from './mode-rights.js';
 import { findModeTransition } from '../registry/mode-transitions.js';

@@ -22,7 +22,7 @@ describe('RunPublisher', () => {
     await publisher.deliver([delta('end')]);
     expect(seen).toEqual([...Array.from({ length: 50 }, (_, index) => `d${index}`), 'end']);
     // Every update was in the store before onDelta saw it.
-    storedWhenSeen.forEach((stored, index) => expect(stored).toBeGreaterThan(index));
+    for (const [index, stored] of storedWhenSeen.entries()) expect(stored).toBeGreaterThan(index);
     expect(appends).toBeLessThanOrEqual(3);
   });
 

@@ -5,7 +5,7 @@ import type { ToolDefinition, ToolExecutionContext } from '../spec/tool/v1/index
 import { parseToolInput } from '../machine/turn-to-message.js';
 import type { KeyedLock } from './keyed-lock.js';
 import { validateToolInput } from './tool-input-validation.js';
-import { errorResult, type NormalizedToolResult, normalizeToolResult } from './tool-result.js';
+import { errorResult, normalizeToolResult } from './tool-result.js';
 import type { ToolAvailability } from './tool-set.js';
 import { type CheckedToolCall, deniedCall, type PermissionVerdict, type ToolCallOutcome, type ToolCallRequest } from './checked-tool-call.js';
 
