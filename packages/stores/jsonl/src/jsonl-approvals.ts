@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ApprovalDecision, ApprovalRecord, ApprovalsStore } from '@cairn/core';
 import type { LogLine } from './append-log.js';
-import { approvalMatches, checkApprovalDecision, checkApprovalFilter, checkApprovalRequests, compareApprovals, decidedApproval } from './approval-rules.js';
+import { approvalMatches, checkApprovalDecision, checkApprovalFilter, checkApprovalRequests, compareApprovals, decidedApproval } from '@cairn/core';
 import type { JsonlWarning } from './jsonl-state.js';
 import { jsonCopy } from './record-copy.js';
 import { SharedAppendLog } from './shared-append-log.js';

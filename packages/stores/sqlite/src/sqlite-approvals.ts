@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ApprovalRecord, ApprovalsStore } from '@cairn/core';
 import type Database from 'better-sqlite3';
-import { checkApprovalDecision, checkApprovalFilter, checkApprovalRequests } from './approval-rules.js';
+import { checkApprovalDecision, checkApprovalFilter, checkApprovalRequests } from '@cairn/core';
 import { withBusyRetry } from './busy-retry.js';
 
 interface ApprovalRow {
