@@ -103,36 +103,26 @@ async function markWaiting(scope: AwaitApprovalsScope, input: AwaitApprovalsInpu
   await scope.runs.update(scope.runId, { metadata: { ...(run?.metadata ?? {}), [awaitingApprovalKey]: waiting }, updatedAt: Date.now() });
 }
 
-function toRecord(scope: AwaitApprovalsScope, request: ApprovalRequest, now: number): ApprovalRecord {
-  const modeSwitch = request.modeSwitch
-    ? { from: request.modeSwitch.from, to: request.modeSwitch.to, explanation: request.modeSwitch.explanation, addedRights: request.modeSwitch.addedRights ?? [], ...(request.modeSwitch.plan === undefined ? {} : { plan: request.modeSwitch.plan as JSONValue }) }
-    : undefined;
+/** What a request says, as the store record and the `approval-requested` update both carry it. */
+function requestFields(request: ApprovalRequest) {
   return {
-    runId: scope.runId,
-    agentId: scope.agentId,
     callId: request.callId,
     kind: request.kind,
     reason: request.reason,
     ...(request.rule ? { rule: request.rule } : {}),
     ...(request.toolName ? { toolName: request.toolName } : {}),
     ...(request.args === undefined ? {} : { args: request.args }),
-    ...(modeSwitch ? { modeSwitch } : {}),
-    status: 'pending',
-    createdAt: now,
   };
 }
 
+function toRecord(scope: AwaitApprovalsScope, request: ApprovalRequest, now: number): ApprovalRecord {
+  const change = request.modeSwitch;
+  const modeSwitch = change ? { from: change.from, to: change.to, explanation: change.explanation, addedRights: change.addedRights ?? [], ...(change.plan === undefined ? {} : { plan: change.plan as JSONValue }) } : undefined;
+  return { runId: scope.runId, agentId: scope.agentId, ...requestFields(request), ...(modeSwitch ? { modeSwitch } : {}), status: 'pending', createdAt: now };
+}
+
 function requestedUpdate(request: ApprovalRequest) {
-  return {
-    type: 'approval-requested' as const,
-    callId: request.callId,
-    kind: request.kind,
-    reason: request.reason,
-    ...(request.rule ? { rule: request.rule } : {}),
-    ...(request.toolName ? { toolName: request.toolName } : {}),
-    ...(request.args === undefined ? {} : { args: request.args }),
-    ...(request.modeSwitch ? { modeSwitch: request.modeSwitch } : {}),
-  };
+  return { type: 'approval-requested' as const, ...requestFields(request), ...(request.modeSwitch ? { modeSwitch: request.modeSwitch } : {}) };
 }
 
 function waitingText(requests: ApprovalRequest[]): string {
