@@ -12,6 +12,10 @@ export const modelId = 'gpt-4.1-mini';
  */
 export function memorySampler(steps = Number(process.env.BENCH_STEPS), every = 10) {
   const samples = [];
+  // Steps after which to collect garbage and note the live heap (needs node --expose-gc): memory the
+  // loop keeps, which resident memory alone does not show (V8 grows its heap lazily).
+  const gcSteps = new Set((process.env.BENCH_GC_STEPS ?? '').split(',').filter(Boolean).map(Number));
+  const liveHeap = [];
   let calls = 0;
   let cpuMsAtFirstCall;
   let cpuMsAtLastCall;
@@ -26,11 +30,16 @@ export function memorySampler(steps = Number(process.env.BENCH_STEPS), every = 1
       if (calls === 1) cpuMsAtFirstCall = cpuMs();
       else if (calls === steps) cpuMsAtLastCall = cpuMs();
       if (calls % every === 0) samples.push({ step: calls, rssKb: Math.round(process.memoryUsage.rss() / 1024) });
+      if (gcSteps.has(calls) && typeof globalThis.gc === 'function') {
+        globalThis.gc();
+        liveHeap.push({ step: calls, heapKb: Math.round(process.memoryUsage().heapUsed / 1024) });
+      }
       return text;
     },
     report: () => ({
       maxRssKb: process.resourceUsage().maxRSS,
       rssSamples: samples,
+      liveHeap,
       cpuMsAtFirstCall,
       // From the first call to the last: whole steps only, start-up excluded.
       cpuMsPerStep: cpuMsAtLastCall === undefined ? undefined : (cpuMsAtLastCall - cpuMsAtFirstCall) / (calls - 1),

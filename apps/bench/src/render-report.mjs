@@ -6,6 +6,7 @@ export function renderReport(machine, results) {
     '',
     'Measured with `pnpm bench` (which builds first and then runs `node apps/bench/src/run-all.mjs`).',
     'Numbers are medians where a benchmark repeats; speed is only measured here, never asserted in tests.',
+    'What each benchmark measures, how to profile, and what the hot-path figures came from: `docs/benchmarks.md`.',
     '',
     '| machine | |',
     '|---|---|',

@@ -1,3 +1,4 @@
+import type { CodebaseIndex, CreateIndexOptions } from '@cairn/indexer';
 import { createRegistry } from '@cairn/core';
 import { type CairnAgent, createCairn } from '@cairn/core/node';
 import { defaultPlugins } from './default-plugins.js';
@@ -59,5 +60,9 @@ export type {
   LocalAgentRunDocument, LocalAgentStore, LocalAgentStoreAgents, LocalAgentStoreCheckpoints, LocalAgentStoreRunEvents, LocalAgentStoreRuns,
   LocalReadOptions, ModelConversationMessage, SDKAgentInfo, SDKArtifact,
 } from '@cairn/core';
-export { createIndex } from '@cairn/indexer';
+/** Open a workspace's code index (`@cairn/indexer`), loaded on first use so importing the SDK stays light. */
+export async function createIndex(options: CreateIndexOptions): Promise<CodebaseIndex> {
+  return (await import('@cairn/indexer')).createIndex(options);
+}
+export type { CodebaseIndex, CreateIndexOptions } from '@cairn/indexer';
 export { type AgentPlatform, createAgentPlatform, type PrewarmRelease } from './agent-platform.js';

@@ -405,6 +405,7 @@ export class CairnAgent {
       // The explicit bypass reaches the tools too: they re-check protected paths at write time.
       toolSettings: { ...(this.options.toolSettings ?? {}), ...(this.options.allowProtectedPathWrites ? { allowProtectedPathWrites: true } : {}) },
       signal: input.controller.signal,
+      ...(options.onDelta ? { watchesUpdates: true } : {}),
       onDelta: async (event) => {
         await this.recordTurnUsage(run, event.update);
         await options.onDelta?.(event);

@@ -125,6 +125,19 @@ describe('RunEventLog', () => {
     await expect(log.append([update('b')])).rejects.toThrow('locked');
   });
 
+  it('enqueue returns the promise of the write that takes its events', async () => {
+    const store = countingStore();
+    const log = new RunEventLog(store, 'run-1', { flushWindowMs: 1 });
+    const first = log.enqueue([update('a')]);
+    const second = log.enqueue([update('b')]);
+    await first;
+    expect(texts((await store.list('run-1')).events)).toEqual(['a', 'b']);
+    await second;
+    expect(store.appends).toBe(1);
+    store.failNext = new Error('gone');
+    await expect(log.enqueue([update('c')])).rejects.toThrow('gone');
+  });
+
   it('refuses a window or batch size that is not a positive number', () => {
     expect(() => new RunEventLog(countingStore(), 'run-1', { flushWindowMs: 0 })).toThrow(/flushWindowMs must be a positive number/);
     expect(() => new RunEventLog(countingStore(), 'run-1', { maxBatch: Number.NaN })).toThrow(/maxBatch must be a positive number/);

@@ -13,23 +13,22 @@ export interface RunEventLogOptions {
  * The write side of one live run's event log. Events reach the store in the order they were given,
  * `append`ed or `enqueue`d, and in-process readers are woken after each write.
  * - `enqueue` does not wait: the many small updates of a streamed turn are coalesced and written
- *   together (one store append, one transaction) within `flushWindowMs`, or at once when `maxBatch`
- *   are waiting.
+ *   together (one store append, one transaction) `flushWindowMs` after the first of them, or at once
+ *   when `maxBatch` are waiting. It returns the promise of that write, for a caller that wants to
+ *   know when they are durable (ignoring it is safe: it never becomes an unhandled rejection).
  * - `append` resolves once its events, and everything enqueued before them, are in the store.
  * - `flush` resolves once everything given so far is in the store.
- * Writes run one at a time; each takes everything waiting when its turn comes, so appends that
- * arrive while a write is in flight share the next one. A failed write is not retried and never
- * silently lost: it rejects the `append`/`flush` that asked for it, or, for enqueued events, the
- * next `append` or `flush`; every write after it fails with the same error (offsets would no
- * longer follow the order of updates).
+ * Writes run one at a time; each takes everything waiting when it starts, so appends that arrive
+ * while a write is in flight share the next one. A failed write is not retried and never silently
+ * lost: it rejects the `append`/`flush` that asked for it (and the promise `enqueue` returned), or,
+ * for enqueued events, the next `append` or `flush`; every write after it fails with the same error
+ * (offsets would no longer follow the order of updates).
  */
 export class RunEventLog {
   private tail: Promise<void> = Promise.resolve();
-  /** The chained write that has not started yet: it will take every event waiting when it starts. */
-  private queued: Promise<void> | undefined;
+  /** The next write, chained but not started: it takes every event waiting when it starts. */
+  private queued: { promise: Promise<void>; start: () => void } | undefined;
   private pending: RunEvent[] = [];
-  /** Settled by the write that takes the events enqueued since the last one. */
-  private nextWrite: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly waiters = new Set<() => void>();
   private failure: { error: unknown } | undefined;
@@ -45,47 +44,26 @@ export class RunEventLog {
     this.maxBatch = positiveOption(options.maxBatch, 256, 'maxBatch');
   }
 
-  /**
-   * Queue events for the next write; never forces it. The returned promise resolves once they are in
-   * the store (a caller that shows them only then never shows an event a crash could lose); a failed
-   * write rejects it, and surfaces at the next `append` or `flush` too.
-   */
+  /** Queue events for a coalesced write; never waits. Resolves once they are in the store. */
   enqueue(events: RunEvent[]): Promise<void> {
-    const durable = this.nextWriteDone();
-    if (events.length === 0) return durable;
     for (const event of events) this.pending.push(event);
-    if (this.queued) return durable;
-    if (this.pending.length >= this.maxBatch) this.writeInBackground();
-    else this.timer ??= setTimeout(() => this.writeInBackground(), this.flushWindowMs);
-    return durable;
-  }
-
-  /** The promise of the write that will take the events waiting now. */
-  private nextWriteDone(): Promise<void> {
-    if (!this.nextWrite) {
-      let settle!: { resolve: () => void; reject: (error: unknown) => void };
-      const promise = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-      // Callers may ignore it: the failure is reported by the next append or flush as well.
-      promise.catch(() => undefined);
-      this.nextWrite = { promise, ...settle };
-    }
-    return this.nextWrite.promise;
+    return this.write(this.pending.length >= this.maxBatch);
   }
 
   /** Write events after everything queued before them; resolves once they are in the store. */
   append(events: RunEvent[]): Promise<void> {
     for (const event of events) this.pending.push(event);
-    return this.write();
+    return this.write(true);
   }
 
   /** Resolves once every event given so far is in the store; rejects with a write's failure. */
   flush(): Promise<void> {
-    return this.write();
+    return this.write(true);
   }
 
   /** The same as `flush`. */
   flushed(): Promise<void> {
-    return this.write();
+    return this.write(true);
   }
 
   /** Resolves at the next write (or after `timeoutMs`). */
@@ -106,46 +84,44 @@ export class RunEventLog {
     for (const wake of [...this.waiters]) wake();
   }
 
-  /** Its failure is kept and surfaces at the next append or flush. */
-  private writeInBackground(): void {
-    this.write().catch(() => undefined);
-  }
-
   /**
-   * Chain one write behind the one in flight (or share the one already waiting). When its turn
-   * comes it takes every waiting event, so it resolves once everything given before this call is durable.
+   * The next write: the one already chained (started `now`, or when the window ends), or a new one
+   * behind the write in flight. It takes every waiting event when it starts, so it resolves once
+   * everything given before this call is durable.
    */
-  private write(): Promise<void> {
-    if (this.timer !== undefined) {
+  private write(now: boolean): Promise<void> {
+    if (!this.queued) {
+      let start: () => void = () => undefined;
+      const started = new Promise<void>((resolve) => (start = resolve));
+      const promise = Promise.all([this.tail, started]).then(() => this.writePending());
+      this.queued = { promise, start };
+      this.tail = promise.catch(() => undefined);
+      if (!now) this.timer = setTimeout(start, this.flushWindowMs);
+    }
+    if (now) {
       clearTimeout(this.timer);
       this.timer = undefined;
+      this.queued.start();
     }
-    if (this.queued) return this.queued;
-    const next = this.tail.then(async () => {
-      this.queued = undefined;
-      const waiting = this.nextWrite;
-      this.nextWrite = undefined;
-      if (this.failure) {
-        waiting?.reject(this.failure.error);
-        throw this.failure.error;
-      }
-      const batch = this.pending;
-      this.pending = [];
-      if (batch.length === 0) return waiting?.resolve();
-      try {
-        await this.store.append(this.runId, batch);
-        waiting?.resolve();
-      } catch (error) {
-        this.failure = { error };
-        waiting?.reject(error);
-        throw error;
-      } finally {
-        this.wakeAll();
-      }
-    });
-    this.queued = next;
-    this.tail = next.catch(() => undefined);
-    return next;
+    return this.queued.promise;
+  }
+
+  private async writePending(): Promise<void> {
+    this.queued = undefined;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.failure) throw this.failure.error;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      await this.store.append(this.runId, batch);
+    } catch (error) {
+      this.failure = { error };
+      throw error;
+    } finally {
+      this.wakeAll();
+    }
   }
 }
 

@@ -45,6 +45,8 @@ export interface RunPlan {
   /** Aborted by cancel; reaches the model stream and every running tool. */
   signal: AbortSignal;
   onDelta?: (event: { update: InteractionUpdate }) => void | Promise<void>;
+  /** The caller watches every update (a send's `onDelta`): streamed updates are written and handed over one by one. */
+  watchesUpdates?: boolean;
   onStep?: (event: { step: ConversationStep }) => void | Promise<void>;
   onFileChange(change: FileChange, toolCallId: string): Promise<void>;
   /** How approvals are asked and answered (awaitingApproval). */

@@ -26,6 +26,8 @@ export class RunPublisher {
     private readonly ids: { agentId: string; runId: string },
     private readonly log: RunEventLog,
     private readonly onDelta?: (event: { update: InteractionUpdate }) => void | Promise<void>,
+    /** True when the caller watches every update (`onDelta` of the send): streamed ones are written and shown at once. */
+    private readonly watched = false,
   ) {}
 
   message(body: SDKMessageBody): RunEvent {
@@ -42,15 +44,18 @@ export class RunPublisher {
   }
 
   /**
-   * Write events without waiting for the log: the many small updates of a streamed turn, coalesced
-   * into few writes. `onDelta` still sees each update only once it is in the log (so a crash never
-   * loses an update a caller was shown), in order; the returned promise is set when the caller
-   * should wait — `onDelta` fell `maxUnshown` updates behind (backpressure, bounded memory).
+   * The many small updates of a streamed turn. Without a watching caller they are coalesced into few
+   * writes, and the runtime's own observer sees each only once it is in the log (a crash never loses
+   * an update anyone was shown), in order; the returned promise is set when the stream should wait
+   * (`maxUnshown` behind). A watching caller gets them written and shown one by one, as `deliver`.
    */
   deliverSoon(events: RunEvent[]): Promise<void> | undefined {
     if (this.closed || events.length === 0) return undefined;
+    if (!events.some((event) => event.kind === 'update')) return void this.log.enqueue(events);
+    // A caller that watches every update gets each at once, and the stream waits for it (backpressure).
+    if (this.watched) return this.deliver(events);
     const durable = this.log.enqueue(events);
-    if (!this.onDelta || !events.some((event) => event.kind === 'update')) return undefined;
+    if (!this.onDelta) return undefined;
     this.unshown += events.length;
     this.shown = this.shown
       .then(() => durable.then(() => this.notify(events), () => undefined))

@@ -37,7 +37,7 @@ export class RunScope {
   private readonly modeTools = new Map<string, ModeTools>();
 
   constructor(readonly plan: RunPlan) {
-    this.publisher = new RunPublisher({ agentId: plan.agentId, runId: plan.runId }, plan.log, plan.onDelta);
+    this.publisher = new RunPublisher({ agentId: plan.agentId, runId: plan.runId }, plan.log, plan.onDelta, plan.watchesUpdates === true);
     this.toolIds = new Map(plan.tools.map((tool) => [tool.name, tool.id]));
     this.modes = {
       resolve: (id) => plan.resolveMode(id),

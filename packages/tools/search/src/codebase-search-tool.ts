@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { defineTool, type EmbeddingModelV1, ToolError, type ToolResultContent } from '@cairn/core';
 import { resolveWorkspacePath } from '@cairn/core/node';
-import { type CodebaseIndex, createIndex } from '@cairn/indexer';
+import type { CodebaseIndex } from '@cairn/indexer';
 
 export interface CodebaseSearchInput {
   query: string;
@@ -47,7 +47,8 @@ export function createCodebaseSearchTool(options: CodebaseSearchToolOptions = {}
     let entry = open.get(cwd);
     if (!entry) {
       entry = {
-        index: createIndex({ cwd, ...(options.home ? { home: options.home } : {}), ...(options.embeddingModel ? { embeddingModel: options.embeddingModel } : {}) }),
+        // The indexer (tree-sitter, SQLite) loads at the first search, not when the tool pack is imported.
+        index: import('@cairn/indexer').then(({ createIndex }) => createIndex({ cwd, ...(options.home ? { home: options.home } : {}), ...(options.embeddingModel ? { embeddingModel: options.embeddingModel } : {}) })),
         lastSync: 0,
       };
       open.set(cwd, entry);
