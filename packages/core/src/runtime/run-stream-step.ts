@@ -19,7 +19,8 @@ export async function streamStep(scope: RunScope, input: StreamModelInput, signa
   const { plan, publisher } = scope;
   const reminder = input.stepReminder ? [stepReminderMessage(input.stepReminder)] : [];
   scope.stepStartedAt.set(input.step, Date.now());
-  await publisher.deliver([{ kind: 'update', update: { type: 'step-started', stepId: input.step, mode: input.mode } }]);
+  // Written with the step's first stream parts (one store write), not on its own.
+  await publisher.deliverSoon([{ kind: 'update', update: { type: 'step-started', stepId: input.step, mode: input.mode } }]);
   const stream = streamWithRetry(
     plan.model.model,
     {

@@ -66,7 +66,8 @@ export async function executeTools(scope: RunScope, input: ExecuteToolsInput, si
         writeLock: scope.writeLock,
         signal: toolSignal,
         createContext: (_tool, toolCallId, callSignal) => toolExecutionContext(scope, { toolCallId, signal: callSignal, mode, sandbox }),
-        onStart: (request, args) => publisher.deliver([publisher.message({ type: 'tool_call', call_id: request.toolCallId, name: request.toolName, status: 'running', args })]),
+        // Coalesced with the step's other writes; the calls themselves are already in the checkpoint.
+        onStart: async (request, args) => void (await publisher.deliverSoon([publisher.message({ type: 'tool_call', call_id: request.toolCallId, name: request.toolName, status: 'running', args })])),
       });
       if (signal.aborted) throw signal.reason;
       scope.calledTools.push(outcome.toolName);
@@ -90,7 +91,7 @@ export async function executeTools(scope: RunScope, input: ExecuteToolsInput, si
 async function reportOutcome(scope: RunScope, outcome: ToolCallOutcome): Promise<void> {
   const { publisher, plan } = scope;
   const toolCall = completedToolCall(outcome, scope.toolIdOf);
-  await publisher.deliver([
+  await publisher.deliverSoon([
     { kind: 'update', update: { type: 'tool-call-completed', callId: outcome.toolCallId, modelCallId: outcome.toolCallId, toolCall } },
     publisher.message({ type: 'tool_call', call_id: outcome.toolCallId, name: outcome.toolName, status: toolCall.status ?? 'completed', args: outcome.args, result: outcome.text, ...(toolCall.truncated ? { truncated: toolCall.truncated } : {}) }),
   ]);
