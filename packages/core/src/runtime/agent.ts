@@ -18,38 +18,23 @@ import { customToolsToDefinitions, offeredTools } from './tool-set.js';
 import { validateCustomTools } from './custom-tools.js';
 import { normalizeUserMessage } from './user-message-input.js';
 import { buildUserMessage, type UserMessage } from './user-message.js';
-import { createPermissionChecker, type PermissionCheckerExtras } from './permission-checker.js';
-import { createAutoReviewer } from './auto-review.js';
-import { autoReviewSettings } from './auto-review-options.js';
-import { assertCompactionPolicy, compactionSettings } from './compaction.js';
-import { defaultTurnOutputTokens } from './turn-output-cap.js';
+import { assertCompactionPolicy, } from './compaction.js';
 import { modeAtSend } from './mode-at-send.js';
-import { loadSendSettings, queryRuleReminders, type SendSettings } from './settings-for-send.js';
-import type { RunPlan } from './run-plan.js';
+import { loadSendSettingsOrError, queryRuleReminders } from './settings-for-send.js';
+import { buildRunPlan, type RunBook, type RunPlanAgent } from './agent-run-plan.js';
+import { finishRun } from './run-finish.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
-import type { ToolDefinition } from '../spec/tool/v1/index.js';
 import { assertMode, assertSupportedOptions, checkAgentOptions, freshAgentId } from './agent-option-checks.js';
 import { closeRun, recoverInterruptedRuns } from './recovery.js';
 import { agentRuntimeFor } from './agent-registry.js';
 import { resolveAgentStore } from './agent-store-choice.js';
-import { approvalSettingsFor, endPendingApprovals } from './run-approval-settings.js';
+import { type AgentApprovalSettings, approvalSettingsFor } from './run-approval-settings.js';
 import { resumePointOf, waitingMarker } from './run-resume.js';
-import { awaitingApprovalKey } from './run-approvals.js';
-import type { RunResumePoint } from '../machine/run-machine-types.js';
 import type { ApprovalRecord } from '../spec/store/v1/index.js';
 import { agentTurnQueue, type AgentTurnQueue } from './agent-turn-queue.js';
 import { runMessage, runStartEvents } from './run-start-events.js';
-import { sandboxRequirement } from './sandbox-requirement.js';
-import { sdkStatusOf } from './status-message.js';
 import { addUsage, emptyUsage } from './token-usage.js';
-import { recordRunFileChange } from './file-changes.js';
 import { listAgentArtifacts, readAgentArtifact, type SDKArtifact } from './agent-artifacts.js';
-
-/** A run's record as it changes (file changes are recorded one at a time) while the run executes. */
-interface RunBook {
-  record: RunRecord;
-  fileChanges: Promise<void>;
-}
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
 export class CairnAgent {
@@ -64,6 +49,8 @@ export class CairnAgent {
   private readonly turns: AgentTurnQueue;
 
   private readonly runtime: AgentRuntime;
+  /** How this agent's runs ask for approval (validated at create/resume). */
+  private readonly approvals: AgentApprovalSettings;
 
   private constructor(
     runtime: AgentRuntime,
@@ -73,6 +60,7 @@ export class CairnAgent {
     showModel = true,
   ) {
     this.runtime = agentRuntimeFor(runtime, options);
+    this.approvals = approvalSettingsFor(options, store);
     this.selection = record.model;
     this.shownSelection = showModel ? record.model : undefined;
     this.currentMode = record.mode;
@@ -94,7 +82,6 @@ export class CairnAgent {
     const model = normalizeModelSelection(options.model ?? options.env?.CAIRN_MODEL ?? process.env.CAIRN_MODEL);
     const mode = options.mode ?? 'agent';
     assertMode(agentRuntime, mode);
-    approvalSettingsFor(options, store);
     assertCompactionPolicy(options.compaction);
     await checkAgentOptions(agentRuntime, options, 'Agent.create', root);
     const agentId = options.agentId === undefined ? newId('agent') : await freshAgentId(store, options.agentId);
@@ -125,7 +112,6 @@ export class CairnAgent {
     const model = options.model ? normalizeModelSelection(options.model) : record.model;
     const merged: AgentOptions = { ...options, model, local: { ...options.local, cwd: options.local?.cwd ?? record.cwd } };
     await checkAgentOptions(agentRuntimeFor(runtime, merged), merged, 'Agent.resume', merged.local?.cwd ?? record.cwd);
-    approvalSettingsFor(merged, store);
     const agent = new CairnAgent(runtime, { ...record, model }, merged, store, options.model !== undefined);
     const waiting: RunRecord[] = [];
     await recoverInterruptedRuns(store, record, runtime.owner, undefined, undefined, (run) => {
@@ -238,7 +224,7 @@ export class CairnAgent {
       if (decided.approval) this.currentMode = runMode;
       const mode = this.modeDefinition(runMode);
       const tools = this.runTools(options);
-      const settings = await this.loadSettings();
+      const settings = await loadSendSettingsOrError(this.options, this.record.cwd, this.runtime.registry.modes());
       const user = await buildUserMessage({
         message: userMessage,
         cwd: this.record.cwd,
@@ -269,7 +255,7 @@ export class CairnAgent {
         ? { status: 'error', result: '', messages: history, mode: mode.id, error: { message: settings.error.message, code: settings.error.code ?? 'configuration_error' } }
         : controller.signal.aborted
           ? { status: 'cancelled', result: '', messages: [...history, user], mode: mode.id, error: { message: 'The run was cancelled.', code: 'cancelled' } }
-          : await executeRun(this.runPlan({ run, book, log, controller, options, settings: settings.value, checkpointer, tools, state, mode: mode.id, messages: [...history, user] }));
+          : await executeRun(buildRunPlan(this.planSource(), { run, book, log, controller, options, settings: settings.value, checkpointer, tools, state, mode: mode.id, messages: [...history, user] }));
       return await this.finishRun(run, book, log, outcome, state, checkpointer, started, mode.id);
     } finally {
       stopHeartbeat();
@@ -302,12 +288,12 @@ export class CairnAgent {
       const approvals: ApprovalRecord[] = (await this.store.approvals?.list({ runId: run.id })) ?? [];
       const point = resumePointOf(waiting, approvals, snapshot.messages);
       const checkpointer = this.checkpointerFor(point ? point.messages : repairConversation(snapshot.messages).messages, point?.mode ?? snapshot.mode);
-      const settings = await this.loadSettings();
+      const settings = await loadSendSettingsOrError(this.options, this.record.cwd, this.runtime.registry.modes());
       const outcome: RunOutcome = !point
         ? { status: 'error', result: '', messages: repairConversation(snapshot.messages).messages, mode: snapshot.mode, error: { message: 'The run waited for approval, but its saved conversation does not show what it waited for; it was closed.', code: 'interrupted' } }
         : settings.error
           ? { status: 'error', result: '', messages: repairConversation(snapshot.messages).messages, mode: point.mode, error: { message: settings.error.message, code: settings.error.code ?? 'configuration_error' } }
-          : await executeRun(this.runPlan({ run, book, log, controller, options: {}, settings: settings.value, checkpointer, tools: this.runTools({}), state, mode: point.mode, messages: point.messages, resume: point.resume }));
+          : await executeRun(buildRunPlan(this.planSource(), { run, book, log, controller, options: {}, settings: settings.value, checkpointer, tools: this.runTools({}), state, mode: point.mode, messages: point.messages, resume: point.resume }));
       return await this.finishRun(run, book, log, outcome, state, checkpointer, started, point?.mode ?? snapshot.mode);
     } finally {
       stopHeartbeat();
@@ -316,16 +302,6 @@ export class CairnAgent {
 
   private runTools(options: SendOptions) {
     return [...this.runtime.registry.tools(), ...customToolsToDefinitions(options.local?.customTools ?? this.options.local?.customTools)];
-  }
-
-  /** Settings files of the send; a broken one ends the run with a clear error (and a closed run record), not a throw. */
-  private async loadSettings(): Promise<{ value: SendSettings; error?: Error & { code?: string } }> {
-    try {
-      return { value: await loadSendSettings(this.options, this.record.cwd, this.runtime.registry.modes()) };
-    } catch (error) {
-      const value: SendSettings = { config: { sources: { project: false, user: false, projectTrusted: false, userTrusted: false }, rules: [], permissionLayers: [] }, systemPrompt: '' };
-      return { value, error: error as Error & { code?: string } };
-    }
   }
 
   /**
@@ -339,126 +315,35 @@ export class CairnAgent {
     });
   }
 
-  /** `local.autoReview`: a model that judges shell, MCP and fetch calls the rules leave open. */
-  private autoReview(run: Run, log: RunEventLog, mode: string): PermissionCheckerExtras {
-    const review = autoReviewSettings(this.options.local?.autoReview, 'send');
-    if (!review) return {};
-    const model = review.model ? resolveModelSelection(this.runtime.registry, review.model, this.options) : this.resolved;
-    const reviewer = createAutoReviewer({
-      model: model.model,
-      timeoutMs: review.timeoutMs,
-      ...(model.callParams ? { callParams: model.callParams } : {}),
-      ...(this.options.retry ? { retry: this.options.retry } : {}),
-    });
-    const notice = runMessage(this.agentId, run.id);
+  /** What a run's plan is built from (agent-run-plan.ts). */
+  private planSource(): RunPlanAgent {
     return {
-      reviewer,
-      intent: run.currentRecord().prompt,
-      onReviewUnavailable: (text) => log.append([notice({ type: 'status', status: 'RUNNING', mode, message: text })]),
-    };
-  }
-
-  private runPlan(input: {
-    run: Run; book: RunBook; log: RunEventLog; controller: AbortController; options: SendOptions; settings: SendSettings; checkpointer: ConversationCheckpointer;
-    tools: ToolDefinition[]; state: Record<string, unknown>; mode: string; messages: ModelMessage[]; resume?: RunResumePoint;
-  }): RunPlan {
-    const { run, book, options, settings } = input;
-    const approvals = approvalSettingsFor(this.options, this.store);
-    const permissions = createPermissionChecker(this.options, this.record.cwd, settings.config.permissionLayers, { deferAsk: approvals.askTools, ...this.autoReview(run, input.log, input.mode) });
-    const compaction = compactionSettings(this.options.compaction, this.resolved.catalog);
-    return {
-      runId: run.id,
       agentId: this.agentId,
       cwd: this.record.cwd,
-      messages: input.messages,
-      state: input.state,
-      mode: input.mode,
-      resolveMode: (id) => this.runtime.registry.mode(id),
-      model: this.resolved,
-      maxSteps: options.maxSteps ?? this.options.maxSteps ?? 50,
-      tools: input.tools,
-      ...(this.options.tools ? { allow: this.options.tools } : {}),
-      ...(this.options.disallowedTools ? { deny: this.options.disallowedTools } : {}),
-      checkPermission: (tool, toolInput, paths, currentMode) => permissions.check(tool, toolInput, paths, currentMode, input.controller.signal),
-      isPathDenied: (path, toolId) => permissions.isPathDenied(path, toolId),
-      readDeniedFiles: () => permissions.readDeniedFiles(),
-      sandboxFor: (definition) => sandboxRequirement(definition, this.options.local?.sandboxOptions),
+      options: this.options,
+      runtime: this.runtime,
       store: this.store,
-      checkpointer: input.checkpointer,
-      log: input.log,
-      systemPrompt: settings.systemPrompt,
-      rules: settings.config.rules,
-      ...(compaction ? { compaction } : {}),
-      turnOutputTokens: compaction?.turnOutputTokens ?? defaultTurnOutputTokens,
-      ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
-      approvals,
-      canApproveModeSwitch: approvals.askModeSwitches,
-      ...(input.resume ? { resume: input.resume } : {}),
-      ...(this.options.stableToolList ? { stableToolList: true } : {}),
+      resolved: this.resolved,
+      approvals: this.approvals,
       onModeChanged: (next) => {
         this.currentMode = next;
       },
-      promptCacheKey: `cairn-${this.agentId}`,
-      ...(this.selectionParams() ? { callParams: this.selectionParams() } : {}),
-      ...(this.options.retry ? { retry: this.options.retry } : {}),
-      env: this.options.env ?? process.env,
-      // The explicit bypass reaches the tools too: they re-check protected paths at write time.
-      toolSettings: { ...(this.options.toolSettings ?? {}), ...(this.options.allowProtectedPathWrites ? { allowProtectedPathWrites: true } : {}) },
-      signal: input.controller.signal,
-      ...(options.onDelta ? { watchesUpdates: true } : {}),
-      onDelta: async (event) => {
-        await this.recordTurnUsage(run, event.update);
-        await options.onDelta?.(event);
-      },
-      ...(options.onStep ? { onStep: options.onStep } : {}),
-      // Parallel tools record changes one at a time: each read-modify-write of fileChanges sees the last.
-      onFileChange: (change, toolCallId) => {
-        const recorded = book.fileChanges.then(async () => {
-          book.record = await recordRunFileChange({ store: this.store, plugins: this.runtime.registry.plugins, cwd: this.record.cwd, agentId: this.agentId }, book.record, change, toolCallId);
-        });
-        book.fileChanges = recorded.catch(() => undefined);
-        return recorded;
-      },
+      onTurnUpdate: (run, update) => this.recordTurnUsage(run, update),
     };
   }
 
-  /**
-   * End a run: the final checkpoint (after every save of the run settled, so nothing moves the
-   * agent's pointer after it), open approvals denied, the final status event, then the record.
-   */
-  private async finishRun(run: Run, book: RunBook, log: RunEventLog, outcome: RunOutcome, state: Record<string, unknown>, checkpointer: ConversationCheckpointer, started: number, startMode: string): Promise<RunResult> {
-    await checkpointer.settled();
-    const root = await checkpointer.save(outcome.messages, state, outcome.mode);
-    // A mode the run switched to stays the agent's; a mode given for this send only does not.
-    if (outcome.mode !== startMode) this.currentMode = outcome.mode;
-    this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, mode: this.currentMode, model: this.selection, updatedAt: Date.now() });
-    await endPendingApprovals(approvalSettingsFor(this.options, this.store).channel, run.id);
-    // The final status event goes first: a reader that sees the record ended then finds it in the log.
-    await log.append([runMessage(this.agentId, run.id)({ type: 'status', status: sdkStatusOf(outcome.status), ...(outcome.error ? { error: outcome.error, message: outcome.error.message } : {}) })]);
-    await book.fileChanges;
-    const finishedAt = Date.now();
-    const { [awaitingApprovalKey]: _waited, ...metadata } = (await this.store.runs.get(run.id))?.metadata ?? {};
-    book.record = await this.store.runs.update(run.id, {
-      status: outcome.status,
-      result: outcome.result,
-      ...(outcome.error ? { error: outcome.error } : {}),
-      ...(outcome.usage ? { usage: outcome.usage } : {}),
-      finishedAt,
-      updatedAt: finishedAt,
-      durationMs: finishedAt - started,
-      checkpointAfter: root,
-      mode: outcome.mode,
-      metadata,
-      ...(book.record.fileChanges ? { fileChanges: book.record.fileChanges } : {}),
+  /** End a run (run-finish.ts); the agent row moves to the run's final checkpoint first. */
+  private finishRun(run: Run, book: RunBook, log: RunEventLog, outcome: RunOutcome, state: Record<string, unknown>, checkpointer: ConversationCheckpointer, started: number, startMode: string): Promise<RunResult> {
+    return finishRun({ store: this.store, run, book, log, outcome, state, checkpointer, started, approvals: this.approvals.channel }, async (root) => {
+      // A mode the run switched to stays the agent's; a mode given for this send only does not.
+      if (outcome.mode !== startMode) this.currentMode = outcome.mode;
+      this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, mode: this.currentMode, model: this.selection, updatedAt: Date.now() });
     });
-    run.updateRecord(book.record);
-    log.wakeAll();
-    return run.toResult();
   }
 
   /** Requests for approval of this agent's runs that nobody answered yet, oldest first. */
   async pendingApprovals(): Promise<ApprovalRecord[]> {
-    return approvalSettingsFor(this.options, this.store).channel.store.list({ agentId: this.agentId, status: 'pending' });
+    return this.approvals.channel.store.list({ agentId: this.agentId, status: 'pending' });
   }
 
   /**
@@ -488,11 +373,6 @@ export class CairnAgent {
   /** The model a run uses as run.model shows it: the concrete id with the selection's params. */
   private runSelection(): ModelSelection {
     return selectionOf(this.resolved, this.selection);
-  }
-
-  /** The selection's params as the model takes them: checked and typed by the catalog when the model was resolved. */
-  private selectionParams(): Record<string, string | number | boolean> | undefined {
-    return this.resolved.callParams;
   }
 
   /** Tokens and cost of this agent's runs, one entry per run; `runId` restricts the result to that run. */

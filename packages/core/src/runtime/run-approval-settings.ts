@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../spec/errors/index.js';
 import type { AgentStore } from '../spec/store/v1/index.js';
 import type { AgentOptions } from './agent-options.js';
-import { type ApprovalChannel, approvalChannel } from './approval-channel.js';
+import { approvalChannel } from './approval-channel.js';
 import type { RunApprovalSettings } from './run-approvals.js';
 
 export interface AgentApprovalSettings extends RunApprovalSettings {
@@ -30,11 +30,4 @@ export function approvalSettingsFor(options: Pick<AgentOptions, 'approvals' | 'a
     askTools: wait || options.canUseTool !== undefined,
     askModeSwitches: wait || options.approveModeSwitch !== undefined,
   };
-}
-
-/** Requests still open when a run ends are denied (`run-ended`), so no one answers a run that is gone. */
-export async function endPendingApprovals(channel: ApprovalChannel, runId: string): Promise<void> {
-  for (const record of await channel.store.list({ runId, status: 'pending' })) {
-    await channel.answer(runId, record.callId, { approved: false, reason: 'the run ended before it was answered', by: 'run-ended' });
-  }
 }

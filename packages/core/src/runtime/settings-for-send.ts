@@ -33,6 +33,16 @@ export async function loadSendSettings(options: AgentOptions, cwd: string, modes
  * Refuse hook, MCP and subagent files of the layers local.settingSources names (see
  * unsupported-config-files.ts). Checked at create/resume and again at every send: files can appear later.
  */
+/** Settings files of a send; a broken one is returned as the error (the run ends with it, closed, not thrown). */
+export async function loadSendSettingsOrError(options: AgentOptions, cwd: string, modes: readonly ModeDefinition[]): Promise<{ value: SendSettings; error?: Error & { code?: string } }> {
+  try {
+    return { value: await loadSendSettings(options, cwd, modes) };
+  } catch (error) {
+    const value: SendSettings = { config: { sources: { project: false, user: false, projectTrusted: false, userTrusted: false }, rules: [], permissionLayers: [] }, systemPrompt: '' };
+    return { value, error: error as Error & { code?: string } };
+  }
+}
+
 export async function assertLoadableConfigFiles(options: Pick<AgentOptions, 'env' | 'local'>, cwd: string): Promise<void> {
   const sources = options.local?.settingSources;
   if (!sources?.length) return;

@@ -1,0 +1,57 @@
+import type { AgentStore } from '../spec/store/v1/index.js';
+import type { RunBook } from './agent-run-plan.js';
+import type { ApprovalChannel } from './approval-channel.js';
+import type { ConversationCheckpointer } from './conversation-checkpoint.js';
+import { awaitingApprovalKey } from './run-approvals.js';
+import type { RunEventLog } from './run-event-log.js';
+import type { RunOutcome } from './run-executor.js';
+import { runMessage } from './run-start-events.js';
+import type { Run, RunResult } from './run.js';
+import { sdkStatusOf } from './status-message.js';
+
+export interface FinishingRun {
+  store: AgentStore;
+  run: Run;
+  book: RunBook;
+  log: RunEventLog;
+  outcome: RunOutcome;
+  state: Record<string, unknown>;
+  checkpointer: ConversationCheckpointer;
+  started: number;
+  approvals: ApprovalChannel;
+}
+
+/**
+ * End a run: the final checkpoint (after every save of the run settled, so nothing moves the
+ * agent's pointer after it) and `moveAgent` to it, open approvals denied, the final status event,
+ * then the record. In that order a reader that sees the record ended finds the final event too.
+ */
+export async function finishRun(finishing: FinishingRun, moveAgent: (root: string) => Promise<void>): Promise<RunResult> {
+  const { store, run, book, log, outcome } = finishing;
+  await finishing.checkpointer.settled();
+  const root = await finishing.checkpointer.save(outcome.messages, finishing.state, outcome.mode);
+  await moveAgent(root);
+  for (const record of await finishing.approvals.store.list({ runId: run.id, status: 'pending' })) {
+    await finishing.approvals.answer(run.id, record.callId, { approved: false, reason: 'the run ended before it was answered', by: 'run-ended' });
+  }
+  await log.append([runMessage(run.agentId, run.id)({ type: 'status', status: sdkStatusOf(outcome.status), ...(outcome.error ? { error: outcome.error, message: outcome.error.message } : {}) })]);
+  await book.fileChanges;
+  const finishedAt = Date.now();
+  const { [awaitingApprovalKey]: _waited, ...metadata } = (await store.runs.get(run.id))?.metadata ?? {};
+  book.record = await store.runs.update(run.id, {
+    status: outcome.status,
+    result: outcome.result,
+    ...(outcome.error ? { error: outcome.error } : {}),
+    ...(outcome.usage ? { usage: outcome.usage } : {}),
+    finishedAt,
+    updatedAt: finishedAt,
+    durationMs: finishedAt - finishing.started,
+    checkpointAfter: root,
+    mode: outcome.mode,
+    metadata,
+    ...(book.record.fileChanges ? { fileChanges: book.record.fileChanges } : {}),
+  });
+  run.updateRecord(book.record);
+  log.wakeAll();
+  return run.toResult();
+}
