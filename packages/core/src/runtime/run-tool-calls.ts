@@ -1,5 +1,6 @@
 import type { ApprovalRequest, CheckToolCallsInput, CheckToolCallsOutput, ExecuteToolsInput, RunMachineEvent } from '../machine/run-machine-types.js';
 import { turnToolCalls } from '../machine/turn-state.js';
+import type { ToolDefinition } from '../spec/tool/v1/index.js';
 import { completeStep } from './run-stream-step.js';
 import type { RunScope } from './run-scope.js';
 import { takePendingModeSwitch } from './mode-switch.js';
@@ -20,7 +21,7 @@ export async function checkToolCalls(scope: RunScope, input: CheckToolCallsInput
   const environment = {
     cwd: plan.cwd,
     availability: scope.toolsFor(mode.id).availability,
-    checkPermission: async (tool: Parameters<RunScopeCheck>[0], toolInput: unknown, paths: string[]) => {
+    checkPermission: async (tool: ToolDefinition, toolInput: unknown, paths: string[]) => {
       for (const path of paths) scope.touchedPaths.add(workspaceRelative(plan.cwd, path));
       const refusal = await readOnlyModeRefusal(tool, toolInput, mode);
       if (refusal) return { decision: 'deny' as const, reason: refusal };
@@ -40,8 +41,6 @@ export async function checkToolCalls(scope: RunScope, input: CheckToolCallsInput
   }
   return { checked, approvals };
 }
-
-type RunScopeCheck = RunScope['plan']['checkPermission'];
 
 /**
  * The body of the `executeTools` actor: run the checked calls in parallel (writes to one path one
