@@ -1,6 +1,7 @@
 import type { RetryPolicy } from '../model-call/retry-policy.js';
 import type { Registry } from '../registry/registry.js';
 import type { ConversationStep, InteractionUpdate } from '../spec/events/v1/index.js';
+import type { McpServerConfig } from '../spec/mcp/v1/index.js';
 import type { ModelSelection, ProviderSettings } from '../spec/provider/v1/index.js';
 import type { AgentStore } from '../spec/store/v1/index.js';
 import type { CustomTool, ToolName } from '../spec/tool/v1/index.js';
@@ -19,10 +20,7 @@ export interface SandboxOptions {
   network?: { allow: string[] };
 }
 
-/** An MCP server, as the reference SDK declares one (stdio, or HTTP / SSE). Not supported yet: passing one throws. */
-export type McpServerConfig =
-  | { type?: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
-  | { type?: 'http' | 'sse'; url: string; headers?: Record<string, string>; auth?: { CLIENT_ID: string; CLIENT_SECRET?: string; scopes?: string[] } };
+export type { McpServerConfig };
 
 /** A named subagent, as the reference SDK declares one. Not supported yet: passing `agents` throws. */
 export interface AgentDefinition {

@@ -4,6 +4,7 @@ export * from './errors/index.js';
 export * from './events/v1/index.js';
 export type { JSONObject, JSONSchema, JSONValue, ProviderMetadata, ProviderOptions } from './json.js';
 export * from './language-model/v1/index.js';
+export * from './mcp/v1/index.js';
 export * from './message/v1/index.js';
 export * from './mode/v1/index.js';
 export * from './plugin/v1/index.js';

@@ -303,6 +303,18 @@ export interface RetryUpdate {
 }
 
 /**
+ * Cairn: something the run could not use and went on without (an MCP server that failed to start or
+ * was not trusted). Said once per cause and run; UIs should show it.
+ */
+export interface WarningUpdate {
+  type: 'warning';
+  source: 'mcp';
+  message: string;
+  /** For `mcp`: the server's name. */
+  server?: string;
+}
+
+/**
  * Cairn: a tool call changed a file that makes other programs run code (package.json scripts,
  * `.npmrc`, CI workflows, Makefiles, ...), or a sandboxed command created a git repository that was
  * then quarantined. UIs should show it; the change itself is already done (or undone).
@@ -365,6 +377,7 @@ export type InteractionUpdate =
   | TodosUpdatedUpdate
   | PlanCreatedUpdate
   | RetryUpdate
+  | WarningUpdate
   | SensitiveFileChangedUpdate
   | ApprovalRequestedUpdate
   | ApprovalDecidedUpdate;

@@ -1,6 +1,6 @@
 export type {
   AgentConversationTurn, AssistantContentBlock, AssistantMessage, ConversationStep, ConversationTurn, InteractionUpdate, InteractionUpdateType,
-  ModeChangedUpdate, NestedTaskUpdate, PartialToolCallUpdate, PlanCreatedUpdate, RetryUpdate, RunEvent, RunStatus, SDKAssistantMessage, SDKMessage,
+  ModeChangedUpdate, NestedTaskUpdate, PartialToolCallUpdate, PlanCreatedUpdate, RetryUpdate, RunEvent, WarningUpdate, RunStatus, SDKAssistantMessage, SDKMessage,
   SDKMessageType, SDKRequestMessage, SDKStatus, SDKStatusMessage, SDKStatusPhase, SDKSystemMessage, SDKTaskMessage, SDKThinkingMessage,
   SDKToolUseMessage, SDKUsageMessage, SDKUserMessageEvent, SensitiveFileChangedUpdate, ApprovalRequestedUpdate, ApprovalDecidedUpdate, ShellCommand, ShellConversationTurn, ShellOutput, ShellOutputDeltaUpdate,
   StepCompletedUpdate, StepStartedUpdate, SummaryCompletedUpdate, SummaryStartedUpdate, SummaryUpdate, TextBlock, TextDeltaUpdate,

@@ -1,3 +1,4 @@
+import type { McpConnector } from '../../mcp/v1/mcp.js';
 import type { ModeDefinition } from '../../mode/v1/mode.js';
 import type { ProviderV1 } from '../../provider/v1/provider.js';
 import type { AgentStore } from '../../store/v1/store.js';
@@ -45,6 +46,8 @@ export interface CairnPlugin {
   modes?: ModeDefinition[];
   /** Named store factories (`sqlite`, `jsonl`, ...): an agent picks one with `local.store: '<name>'`. */
   stores?: Record<string, StoreFactory>;
+  /** Gives agents MCP servers (`mcpServers`, config files); one plugin provides it (`@cairn/tools-mcp`). */
+  mcp?: McpConnector;
   /** Ids of providers, modes, stores and tools this plugin deliberately takes over from earlier plugins. */
   replaces?: PluginReplacements;
   /** Called after a tool changed a workspace file, e.g. so an index re-indexes it at once. Failures are ignored. */

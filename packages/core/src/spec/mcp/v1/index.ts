@@ -1,0 +1,16 @@
+export type {
+  McpConnector,
+  McpProjectServer,
+  McpRemoteServerConfig,
+  McpRunRequest,
+  McpRunServers,
+  McpServerConfig,
+  McpServerLimits,
+  McpServerOrigin,
+  McpServerState,
+  McpServerStatus,
+  McpSession,
+  McpSessionOptions,
+  McpStdioServerConfig,
+  McpWarning,
+} from './mcp.js';
