@@ -3,7 +3,7 @@ import { lstat, unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineTool, ToolError, type ToolExecutionContext } from '@cairn/core';
 import { describeFileKind, hardLinkReadRefusal, openEntryForReading } from '@cairn/core/node';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { throwIfAborted } from './shared/abort.js';
 import { maxEditableBytes } from './shared/current-file.js';
 import { isMissing } from './shared/file-kind.js';
@@ -11,11 +11,18 @@ import { withFileLock } from '@cairn/core/node';
 import { setReadSnapshot } from './shared/read-snapshots.js';
 import { type WorkspaceTarget, withWriteTarget } from './shared/workspace-target.js';
 
-export const deleteFileInputSchema = z.object({
-  path: z.string().describe('Path of the file to delete, relative to the workspace root.'),
-});
+// Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
+export const deleteFileInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Path of the file to delete, relative to the workspace root.' },
+    },
+    required: ['path'],
+  },
+} as const;
 
-export type DeleteFileInput = z.infer<typeof deleteFileInputSchema>;
+export type DeleteFileInput = FromSchema<typeof deleteFileInputSchema.jsonSchema>;
 
 /** The before-image kept for undo; a link's is null (rewind cannot recreate a link from its target's bytes). */
 async function beforeImage(context: ToolExecutionContext, target: WorkspaceTarget, stats: Stats): Promise<Uint8Array | null> {

@@ -1,21 +1,28 @@
 import { defineTool, ToolError } from '@cairn/core';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { isExistingCodeMarker, mergeSketch } from './shared/sketch-merge.js';
 import { applyTextEdit } from './shared/text-edit.js';
 import { detectLineEnding, fromLf, toLf } from './shared/text-codec.js';
 
-export const editFileInputSchema = z.object({
-  path: z.string().describe('Path of the file to edit or create, relative to the workspace root.'),
-  instructions: z.string().describe('One sentence saying what the edit does, in the first person ("I add a retry to fetchUser").'),
-  code_edit: z
-    .string()
-    .describe(
-      'The new code of the edited regions only, with unchanged code in between replaced by a comment "... existing code ..." in the ' +
-        "file's comment syntax (// ... existing code ..., # ... existing code ..., <!-- ... existing code ... -->).",
-    ),
-});
+// Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
+export const editFileInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Path of the file to edit or create, relative to the workspace root.' },
+      instructions: { type: 'string', description: 'One sentence saying what the edit does, in the first person ("I add a retry to fetchUser").' },
+      code_edit: {
+        type: 'string',
+        description:
+          'The new code of the edited regions only, with unchanged code in between replaced by a comment "... existing code ..." in the ' +
+          "file's comment syntax (// ... existing code ..., # ... existing code ..., <!-- ... existing code ... -->).",
+      },
+    },
+    required: ['path', 'instructions', 'code_edit'],
+  },
+} as const;
 
-export type EditFileInput = z.infer<typeof editFileInputSchema>;
+export type EditFileInput = FromSchema<typeof editFileInputSchema.jsonSchema>;
 
 export const editFileTool = defineTool<EditFileInput>({
   id: 'edit',

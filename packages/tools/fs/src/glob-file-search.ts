@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import { defineTool, ToolError, type ToolExecutionContext } from '@cairn/core';
 import { walkBeneath } from '@cairn/core/node';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { throwIfAborted } from './shared/abort.js';
 import { compileGlob } from './shared/glob-match.js';
 import { ignoreRulesFor } from './shared/ignore-scope.js';
@@ -13,12 +13,19 @@ import { withReadTarget } from './shared/workspace-target.js';
 /** Defaults; each can be overridden through the tool's settings (`toolSettings.glob`). */
 export const globDefaults = { maxResults: 100, maxVisited: 50_000, maxDepth: 64, maxPatternLength: 1000 };
 
-export const globFileSearchInputSchema = z.object({
-  pattern: z.string().describe('Glob pattern such as "*.ts" or "src/**/*.test.ts". Patterns not starting with "**/" match at any depth.'),
-  path: z.string().optional().describe('Folder to search in, relative to the workspace root. Default: the workspace root.'),
-});
+// Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
+export const globFileSearchInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', description: 'Glob pattern such as "*.ts" or "src/**/*.test.ts". Patterns not starting with "**/" match at any depth.' },
+      path: { description: 'Folder to search in, relative to the workspace root. Default: the workspace root.', type: 'string' },
+    },
+    required: ['pattern'],
+  },
+} as const;
 
-export type GlobFileSearchInput = z.infer<typeof globFileSearchInputSchema>;
+export type GlobFileSearchInput = FromSchema<typeof globFileSearchInputSchema.jsonSchema>;
 
 function setting(context: ToolExecutionContext, key: keyof typeof globDefaults): number {
   return numberSetting(context, 'glob', key, globDefaults[key]);

@@ -1,7 +1,7 @@
 import { readlink } from 'node:fs/promises';
 import { defineTool, ToolError, type ToolExecutionContext } from '@cairn/core';
 import { ConfinementError, walkBeneath } from '@cairn/core/node';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { throwIfAborted } from './shared/abort.js';
 import { compileGlob } from './shared/glob-match.js';
 import { ignoreRulesFor } from './shared/ignore-scope.js';
@@ -12,12 +12,18 @@ import { withReadTarget } from './shared/workspace-target.js';
 /** Defaults; each can be overridden through the tool's settings (`toolSettings.ls`). */
 export const listDirDefaults = { maxDepth: 3, maxEntries: 500, maxVisited: 20_000 };
 
-export const listDirInputSchema = z.object({
-  path: z.string().optional().describe('Folder to list, relative to the workspace root. Default: the workspace root.'),
-  ignore: z.array(z.string()).optional().describe('Glob patterns of entries to leave out, e.g. ["*.test.ts", "fixtures/**"].'),
-});
+// Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
+export const listDirInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      path: { description: 'Folder to list, relative to the workspace root. Default: the workspace root.', type: 'string' },
+      ignore: { description: 'Glob patterns of entries to leave out, e.g. ["*.test.ts", "fixtures/**"].', type: 'array', items: { type: 'string' } },
+    },
+  },
+} as const;
 
-export type ListDirInput = z.infer<typeof listDirInputSchema>;
+export type ListDirInput = FromSchema<typeof listDirInputSchema.jsonSchema>;
 
 function setting(context: ToolExecutionContext, key: keyof typeof listDirDefaults): number {
   return numberSetting(context, 'ls', key, listDirDefaults[key]);

@@ -1,4 +1,4 @@
-import { toolInputJsonSchema } from '@cairn/core';
+import { isJsonSchemaInput, toolInputJsonSchema } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
 import { fsTools, fsToolsPlugin } from './index.js';
 
@@ -32,5 +32,16 @@ describe('fsToolsPlugin', () => {
     });
     for (const tool of fsTools) expect(tool.paths?.({ path: 'src/x.ts', pattern: '*' }), tool.name).toEqual(['src/x.ts']);
     expect(fsTools.find((tool) => tool.name === 'list_dir')?.paths?.({})).toEqual(['.']);
+  });
+
+  it('declares every input as plain JSON Schema, in the key order providers have always received', () => {
+    // zod schemas would make importing the pack load zod; key order is part of the cached prompt prefix.
+    for (const tool of fsTools) expect(isJsonSchemaInput(tool.inputSchema), tool.name).toBe(true);
+    const readFile = fsTools.find((tool) => tool.name === 'read_file')!;
+    expect(JSON.stringify(toolInputJsonSchema(readFile.inputSchema))).toBe(
+      '{"type":"object","properties":{"path":{"type":"string","description":"Path of the file, relative to the workspace root (or absolute inside it)."},' +
+        '"offset":{"description":"1-based line number to start reading from. Default 1.","type":"integer","minimum":1,"maximum":9007199254740991},' +
+        '"limit":{"description":"Number of lines to read. Default 2000.","type":"integer","minimum":1,"maximum":9007199254740991}},"required":["path"]}',
+    );
   });
 });

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { defineTool, imageMediaTypeOfBytes, ToolError, type ToolExecutionContext, type ToolResult } from '@cairn/core';
 import { openEntryForReading } from '@cairn/core/node';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { throwIfAborted } from './shared/abort.js';
 import { assertRegularFile } from './shared/file-kind.js';
 import { type LinePage, readLinePage } from './shared/line-page.js';
@@ -21,13 +21,21 @@ export const readFileDefaults = {
   maxImageBytes: 5 * 1024 * 1024,
 };
 
-export const readFileInputSchema = z.object({
-  path: z.string().describe('Path of the file, relative to the workspace root (or absolute inside it).'),
-  offset: z.number().int().min(1).optional().describe('1-based line number to start reading from. Default 1.'),
-  limit: z.number().int().min(1).optional().describe(`Number of lines to read. Default ${readFileDefaults.maxLines}.`),
-});
+// Keys in the order zod used to emit them (with its MAX_SAFE_INTEGER bound on integers): the JSON
+// providers see, and their prompt caches, stay the same.
+export const readFileInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Path of the file, relative to the workspace root (or absolute inside it).' },
+      offset: { description: '1-based line number to start reading from. Default 1.', type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+      limit: { description: `Number of lines to read. Default ${readFileDefaults.maxLines}.`, type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    },
+    required: ['path'],
+  },
+} as const;
 
-export type ReadFileInput = z.infer<typeof readFileInputSchema>;
+export type ReadFileInput = FromSchema<typeof readFileInputSchema.jsonSchema>;
 
 function setting(context: ToolExecutionContext, key: keyof typeof readFileDefaults): number {
   return numberSetting(context, 'read', key, readFileDefaults[key]);

@@ -1,18 +1,25 @@
 import { defineTool, ToolError } from '@cairn/core';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { detectLineEndingInBytes, findByteOccurrences, lineNumberAtByte, replaceBytes } from './shared/byte-search.js';
 import { describeReplacement, lineNumberAt } from './shared/edit-summary.js';
 import { applyTextEdit } from './shared/text-edit.js';
 import { detectLineEnding, type EditableText, fromLf, toLf } from './shared/text-codec.js';
 
-export const searchReplaceInputSchema = z.object({
-  path: z.string().describe('Path of the file to edit, relative to the workspace root.'),
-  old_string: z.string().describe('The exact text to replace, including whitespace and indentation. Empty only to create a new file.'),
-  new_string: z.string().describe('The text to put in its place (must differ from old_string).'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one. Default false.'),
-});
+// Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
+export const searchReplaceInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Path of the file to edit, relative to the workspace root.' },
+      old_string: { type: 'string', description: 'The exact text to replace, including whitespace and indentation. Empty only to create a new file.' },
+      new_string: { type: 'string', description: 'The text to put in its place (must differ from old_string).' },
+      replace_all: { description: 'Replace every occurrence instead of requiring exactly one. Default false.', type: 'boolean' },
+    },
+    required: ['path', 'old_string', 'new_string'],
+  },
+} as const;
 
-export type SearchReplaceInput = z.infer<typeof searchReplaceInputSchema>;
+export type SearchReplaceInput = FromSchema<typeof searchReplaceInputSchema.jsonSchema>;
 
 /** Every start index of `needle` in `haystack`, non-overlapping, left to right. */
 export function findOccurrences(haystack: string, needle: string): number[] {

@@ -1,5 +1,5 @@
 import { defineTool } from '@cairn/core';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { throwIfAborted } from './shared/abort.js';
 import { commitFileChange } from './shared/commit-change.js';
 import { loadCurrentFile } from './shared/current-file.js';
@@ -7,12 +7,19 @@ import { withFileLock } from '@cairn/core/node';
 import { assertUnchangedSinceRead } from './shared/read-snapshots.js';
 import { withWriteTarget } from './shared/workspace-target.js';
 
-export const writeInputSchema = z.object({
-  path: z.string().describe('Path of the file to create or overwrite, relative to the workspace root.'),
-  contents: z.string().describe('The complete new contents of the file.'),
-});
+// Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
+export const writeInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Path of the file to create or overwrite, relative to the workspace root.' },
+      contents: { type: 'string', description: 'The complete new contents of the file.' },
+    },
+    required: ['path', 'contents'],
+  },
+} as const;
 
-export type WriteInput = z.infer<typeof writeInputSchema>;
+export type WriteInput = FromSchema<typeof writeInputSchema.jsonSchema>;
 
 function countLines(text: string): number {
   if (text === '') return 0;

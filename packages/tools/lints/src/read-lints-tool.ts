@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineTool, type ToolDefinition, type ToolResultContent } from '@cairn/core';
 import { canonicalWorkspaceRoot } from '@cairn/core/node';
 import type { SandboxBackend } from '@cairn/tools-shell';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { formatDiagnostic, sortDiagnostics } from './diagnostic.js';
 import { runEslint } from './eslint-linter.js';
 import { resolveLintScope } from './lint-scope.js';
@@ -11,14 +11,21 @@ import { resolveLintsSettings } from './lints-settings.js';
 import { createLinterRunner } from './run-linter.js';
 import { runTypeScript } from './typescript-linter.js';
 
-export const readLintsInputSchema = z.object({
-  paths: z
-    .array(z.string().min(1))
-    .optional()
-    .describe('Files or folders to report on, relative to the workspace root. Leave out for the whole workspace.'),
-});
+// Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
+export const readLintsInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      paths: {
+        description: 'Files or folders to report on, relative to the workspace root. Leave out for the whole workspace.',
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+      },
+    },
+  },
+} as const;
 
-export type ReadLintsInput = z.infer<typeof readLintsInputSchema>;
+export type ReadLintsInput = FromSchema<typeof readLintsInputSchema.jsonSchema>;
 
 export interface ReadLintsToolOptions {
   /** The OS sandbox linters run in when `context.sandbox.profile` is not `none`; default: the shell's (bubblewrap on Linux). */

@@ -3,22 +3,39 @@ import {
   type BeneathEntry, canonicalWorkspaceRoot, checkOverwriteTarget, openEntryForReading, openWorkspacePath, protectedPathReason, replaceFileAtomically,
   type ResolvedWorkspacePath, withFileLock,
 } from '@cairn/core/node';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { applyNotebookEdit } from './notebook-edit.js';
 import { detectFormatting, emptyNotebook, type Notebook, type NotebookFormatting, parseNotebook, serializeNotebook } from './notebook-format.js';
 
 /** Notebooks with large outputs exist, but past this size a rewrite is more likely a mistake than an edit. */
 const maxNotebookBytes = 64 * 1024 * 1024;
 
-export const editNotebookInputSchema = z.object({
-  path: z.string().min(1).describe('Path of the .ipynb file, relative to the workspace root.'),
-  cell_index: z.number().int().min(0).describe('0-based index of the cell to replace or delete, or the position to insert at.'),
-  new_source: z.string().describe('The full new source of the cell (ignored for delete: pass an empty string).'),
-  cell_type: z.enum(['code', 'markdown', 'raw']).optional().describe('Type of the cell; default: the existing type, or code for a new cell.'),
-  edit_mode: z.enum(['replace', 'insert', 'delete']).optional().describe('replace (default), insert a new cell before cell_index, or delete the cell.'),
-});
+// Keys in the order zod used to emit them (with its MAX_SAFE_INTEGER bound on integers): the JSON
+// providers see, and their prompt caches, stay the same.
+export const editNotebookInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', minLength: 1, description: 'Path of the .ipynb file, relative to the workspace root.' },
+      cell_index: {
+        type: 'integer',
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: '0-based index of the cell to replace or delete, or the position to insert at.',
+      },
+      new_source: { type: 'string', description: 'The full new source of the cell (ignored for delete: pass an empty string).' },
+      cell_type: { description: 'Type of the cell; default: the existing type, or code for a new cell.', type: 'string', enum: ['code', 'markdown', 'raw'] },
+      edit_mode: {
+        description: 'replace (default), insert a new cell before cell_index, or delete the cell.',
+        type: 'string',
+        enum: ['replace', 'insert', 'delete'],
+      },
+    },
+    required: ['path', 'cell_index', 'new_source'],
+  },
+} as const;
 
-export type EditNotebookInput = z.infer<typeof editNotebookInputSchema>;
+export type EditNotebookInput = FromSchema<typeof editNotebookInputSchema.jsonSchema>;
 
 export const editNotebookTool = defineTool<EditNotebookInput>({
   id: 'notebook',

@@ -1,24 +1,35 @@
 import { defineTool, ToolError, type ToolResultContent } from '@cairn/core';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { validatePlanTodos } from './plan-todos.js';
 import { planStateKey, type StoredPlan } from './todo-types.js';
 
-export const createPlanInputSchema = z.object({
-  name: z.string().min(1).describe('A short name for the plan.'),
-  overview: z.string().min(1).describe('One or two sentences: what the plan achieves.'),
-  plan: z.string().min(1).describe('The plan in markdown: approach, files to change, risks, how to verify.'),
-  todos: z
-    .array(
-      z.object({
-        id: z.string().min(1).describe('Unique id of the step.'),
-        content: z.string().min(1).describe('What the step does.'),
-        dependencies: z.array(z.string()).describe('Ids of steps that must be done first (may be empty).'),
-      }),
-    )
-    .describe('The steps of the plan, in the order they should be done.'),
-});
+// Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
+export const createPlanInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', minLength: 1, description: 'A short name for the plan.' },
+      overview: { type: 'string', minLength: 1, description: 'One or two sentences: what the plan achieves.' },
+      plan: { type: 'string', minLength: 1, description: 'The plan in markdown: approach, files to change, risks, how to verify.' },
+      todos: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', minLength: 1, description: 'Unique id of the step.' },
+            content: { type: 'string', minLength: 1, description: 'What the step does.' },
+            dependencies: { type: 'array', items: { type: 'string' }, description: 'Ids of steps that must be done first (may be empty).' },
+          },
+          required: ['id', 'content', 'dependencies'],
+        },
+        description: 'The steps of the plan, in the order they should be done.',
+      },
+    },
+    required: ['name', 'overview', 'plan', 'todos'],
+  },
+} as const;
 
-export type CreatePlanInput = z.infer<typeof createPlanInputSchema>;
+export type CreatePlanInput = FromSchema<typeof createPlanInputSchema.jsonSchema>;
 
 export const createPlanTool = defineTool<CreatePlanInput>({
   id: 'plan',

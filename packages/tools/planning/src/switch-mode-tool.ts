@@ -1,13 +1,24 @@
 import { defineTool, ToolError } from '@cairn/core';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { type PendingModeSwitch, pendingModeSwitchStateKey } from './todo-types.js';
 
-export const switchModeInputSchema = z.object({
-  mode: z.string().min(1).describe('The id of the mode to switch to: one of the modes the system prompt lists under "Modes" (built-in or added by a plugin).'),
-  explanation: z.string().min(1).describe('Why the switch is needed, shown to the user.'),
-});
+// Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
+export const switchModeInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      mode: {
+        type: 'string',
+        minLength: 1,
+        description: 'The id of the mode to switch to: one of the modes the system prompt lists under "Modes" (built-in or added by a plugin).',
+      },
+      explanation: { type: 'string', minLength: 1, description: 'Why the switch is needed, shown to the user.' },
+    },
+    required: ['mode', 'explanation'],
+  },
+} as const;
 
-export type SwitchModeInput = z.infer<typeof switchModeInputSchema>;
+export type SwitchModeInput = FromSchema<typeof switchModeInputSchema.jsonSchema>;
 
 /**
  * Only records the request. The run machine reads `pendingModeSwitch` before the next step, checks

@@ -1,12 +1,13 @@
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 
 /** Keys of the run-scoped state (`context.state`) that the planning tools own. */
 export const todoStateKey = 'todos';
 export const planStateKey = 'plan';
 export const pendingModeSwitchStateKey = 'pendingModeSwitch';
 
-export const todoStatusSchema = z.enum(['pending', 'in_progress', 'completed', 'cancelled']);
-export type TodoStatus = z.infer<typeof todoStatusSchema>;
+/** The JSON Schema of a todo's status (todo_write's `status` argument). */
+export const todoStatusSchema = { type: 'string', enum: ['pending', 'in_progress', 'completed', 'cancelled'] } as const;
+export type TodoStatus = FromSchema<typeof todoStatusSchema>;
 
 /** One entry of the run's todo list, as stored under `todos` and streamed in `todos-updated`. */
 export interface TodoItem {

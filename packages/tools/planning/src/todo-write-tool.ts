@@ -1,22 +1,34 @@
 import { defineTool, ToolError, type ToolResultContent } from '@cairn/core';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { formatTodoList } from './format-todos.js';
 import { type TodoItem, todoStateKey, todoStatusSchema } from './todo-types.js';
 
-const todoInputSchema = z.object({
-  id: z.string().min(1).describe('Stable id of the todo; reuse it to update the same item.'),
-  content: z.string().optional().describe('What to do, one short sentence. Required for new items; may be left out when merging an update.'),
-  status: todoStatusSchema.optional().describe('pending, in_progress, completed or cancelled. Required for new items.'),
-});
+const todoInputSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', minLength: 1, description: 'Stable id of the todo; reuse it to update the same item.' },
+    content: { description: 'What to do, one short sentence. Required for new items; may be left out when merging an update.', type: 'string' },
+    status: { description: 'pending, in_progress, completed or cancelled. Required for new items.', ...todoStatusSchema },
+  },
+  required: ['id'],
+} as const;
 
-export const todoWriteInputSchema = z.object({
-  todos: z.array(todoInputSchema).describe('The todos to write.'),
-  merge: z
-    .boolean()
-    .describe('true: update the existing list by id (unknown ids are appended, left-out fields kept); false: replace the whole list.'),
-});
+// Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
+export const todoWriteInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      todos: { type: 'array', items: todoInputSchema, description: 'The todos to write.' },
+      merge: {
+        type: 'boolean',
+        description: 'true: update the existing list by id (unknown ids are appended, left-out fields kept); false: replace the whole list.',
+      },
+    },
+    required: ['todos', 'merge'],
+  },
+} as const;
 
-export type TodoWriteInput = z.infer<typeof todoWriteInputSchema>;
+export type TodoWriteInput = FromSchema<typeof todoWriteInputSchema.jsonSchema>;
 
 /**
  * Apply one todo_write call to the current list. Pure, so the runtime or a UI can replay it.

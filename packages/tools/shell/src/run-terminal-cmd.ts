@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { defineTool, type ToolDefinition, ToolError, type ToolExecutionContext, type ToolResultContent } from '@cairn/core';
 import { agentHomes, agentSettingsLocations, resolveWorkspacePath } from '@cairn/core/node';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { readDeniedPaths } from './denied-paths.js';
 import { commandEnvironment } from './environment.js';
 import { listBackgroundProcesses, startBackgroundProcess } from './process/background-processes.js';
@@ -13,17 +13,30 @@ import { prepareLaunch } from './sandbox/sandboxed-launch.js';
 import { environmentPolicy, findDefaultShell, readShellSettings, shellDefaults } from './shell-settings.js';
 import { watchWorkspace } from './workspace-watch.js';
 
-export const shellInputSchema = z.object({
-  command: z.string().min(1).describe('The command line to run with bash -c. Chains, pipes and redirections work.'),
-  cwd: z.string().optional().describe('Working directory relative to the workspace root (default: the root).'),
-  timeout_ms: z.number().int().positive().optional().describe('Kill the command after this many milliseconds (default 120000, at most 600000).'),
-  is_background: z
-    .boolean()
-    .optional()
-    .describe('Start a long-running command (dev server, watcher) and return at once with a log file to read later with cat or tail.'),
-});
+// Keys in the order zod used to emit them (with its MAX_SAFE_INTEGER bound on integers): the JSON
+// providers see, and their prompt caches, stay the same.
+export const shellInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      command: { type: 'string', minLength: 1, description: 'The command line to run with bash -c. Chains, pipes and redirections work.' },
+      cwd: { description: 'Working directory relative to the workspace root (default: the root).', type: 'string' },
+      timeout_ms: {
+        description: 'Kill the command after this many milliseconds (default 120000, at most 600000).',
+        type: 'integer',
+        exclusiveMinimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+      },
+      is_background: {
+        description: 'Start a long-running command (dev server, watcher) and return at once with a log file to read later with cat or tail.',
+        type: 'boolean',
+      },
+    },
+    required: ['command'],
+  },
+} as const;
 
-export type ShellInput = z.infer<typeof shellInputSchema>;
+export type ShellInput = FromSchema<typeof shellInputSchema.jsonSchema>;
 
 export interface ShellToolOptions {
   /** The OS sandbox used when `context.sandbox.profile` is not `none`; default: bubblewrap on Linux. */

@@ -1,16 +1,23 @@
 import { defineTool, isAbortError, type ToolDefinition, ToolError, type ToolResultContent } from '@cairn/core';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { decodeText, kindFromContentType, mediaType, sniffKind } from './content-kind.js';
 import { type FetchedPage, fetchPage } from './fetch-page.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { type HostResolver, systemResolver } from './resolve-target.js';
 import { type ResolvedWebFetchSettings, resolveWebFetchSettings } from './web-fetch-settings.js';
 
-export const webFetchInputSchema = z.object({
-  url: z.string().min(1).describe('The http(s) URL to fetch.'),
-});
+// Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
+export const webFetchInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      url: { type: 'string', minLength: 1, description: 'The http(s) URL to fetch.' },
+    },
+    required: ['url'],
+  },
+} as const;
 
-export type WebFetchInput = z.infer<typeof webFetchInputSchema>;
+export type WebFetchInput = FromSchema<typeof webFetchInputSchema.jsonSchema>;
 
 export interface WebFetchToolOptions {
   /** DNS resolution (all addresses of a name). Default: `dns.lookup` with `all: true`. */

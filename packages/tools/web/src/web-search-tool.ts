@@ -1,12 +1,19 @@
 import { defineTool, type ToolDefinition, ToolError, type ToolResultContent } from '@cairn/core';
-import { z } from 'zod';
+import type { FromSchema } from 'json-schema-to-ts';
 import { isWebSearchBackend, type WebSearchBackend, type WebSearchResult, type WebSearchSettings } from './web-search-backend.js';
 
-export const webSearchInputSchema = z.object({
-  query: z.string().min(1).describe('What to search the web for, as you would type it into a search engine.'),
-});
+// Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
+export const webSearchInputSchema = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', minLength: 1, description: 'What to search the web for, as you would type it into a search engine.' },
+    },
+    required: ['query'],
+  },
+} as const;
 
-export type WebSearchInput = z.infer<typeof webSearchInputSchema>;
+export type WebSearchInput = FromSchema<typeof webSearchInputSchema.jsonSchema>;
 
 const defaultLimit = 8;
 const defaultTimeoutMs = 30_000;

@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FileChange, ToolDefinition, ToolExecutionContext, ToolResult, ToolResultContent } from '@cairn/core';
+import { type FileChange, isJsonSchemaInput, type ToolDefinition, type ToolExecutionContext, type ToolResult, type ToolResultContent } from '@cairn/core';
 import { canonicalWorkspaceRoot } from '@cairn/core/node';
+import { Validator } from '@cfworker/json-schema';
 import { onTestFinished } from 'vitest';
 
 /** A temp folder holding the workspace `proj` and its evil sibling `proj-evil` (same name prefix). */
@@ -53,12 +54,15 @@ export function createTestToolContext(
   return { context, changes, state };
 }
 
-/** Run a tool the way the runtime does: validate the input with its schema first. */
+/**
+ * Run a tool the way the runtime does: validate the input against its JSON Schema first, with the
+ * validator and draft core uses, and pass the input on as it is.
+ */
 export async function run<Input>(tool: ToolDefinition<Input>, input: unknown, context: ToolExecutionContext): Promise<ToolResult> {
-  const schema = tool.inputSchema as { safeParse(value: unknown): { success: boolean; data?: Input; error?: { message: string } } };
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new Error(`invalid input: ${parsed.error?.message}`);
-  return tool.execute(parsed.data as Input, context);
+  if (!isJsonSchemaInput(tool.inputSchema)) throw new Error(`${tool.name} has no JSON Schema input; the built-in tools declare theirs as { jsonSchema }.`);
+  const result = new Validator(tool.inputSchema.jsonSchema as ConstructorParameters<typeof Validator>[0], '2020-12', false).validate(input);
+  if (!result.valid) throw new Error(`invalid input: ${result.errors.map((error) => `${error.instanceLocation}: ${error.error}`).join('; ')}`);
+  return tool.execute(input as Input, context);
 }
 
 /** The text of a result, whether a plain string or `{ content }`. */
