@@ -45,7 +45,7 @@ export async function checkToolCall(call: ToolCallRequest, environment: ToolChec
   if (!parsed.ok) return done(`The arguments for ${call.toolName} are not valid JSON (${parsed.error}). Send the arguments again as one JSON object.`, true);
   const tool = entry.tool;
   const validation = validateToolInput(tool.inputSchema, parsed.value);
-  if (!validation.ok) return done(`Invalid arguments for ${call.toolName}: ${validation.message}. Fix them and call the tool again.`, true);
+  if (!validation.ok) return done(`Invalid arguments for ${call.toolName}: ${validation.message.replace(/\.$/, '')}. Fix them and call the tool again.`, true);
   const paths = absolutePaths(tool, validation.value, environment.cwd);
   const verdict = await environment.checkPermission(tool, validation.value, paths);
   if (verdict.decision === 'deny') return deniedCall(call, parsed.value, verdict.reason);
