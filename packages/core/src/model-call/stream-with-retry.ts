@@ -1,5 +1,6 @@
 import { CairnError, isAbortError, ProviderError } from '../spec/errors/index.js';
 import type { LanguageModelV1, LanguageModelV1CallOptions, LanguageModelV1StreamPart } from '../spec/language-model/v1/index.js';
+import { linkedAbort } from '../util/linked-abort.js';
 import { abortableDelay, defaultRetryPolicy, type RetryPolicy, retryDelayMs } from './retry-policy.js';
 
 export interface RetryNotice {
@@ -35,8 +36,10 @@ export async function* streamWithRetry(
   const policy = { ...defaultRetryPolicy, ...options.policy };
   const errors: unknown[] = [];
   for (let attempt = 1; ; attempt++) {
-    const attemptController = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, attemptController.signal]) : attemptController.signal;
+    // The attempt's own controller follows the caller's signal: the watchdog aborts one attempt only.
+    const attemptLink = linkedAbort([options.signal]);
+    const attemptController = attemptLink.controller;
+    const signal = attemptController.signal;
     let started = false;
     let failure: unknown;
     // One timer per attempt, re-armed only when it fires: a part just records when it arrived.
@@ -68,6 +71,7 @@ export async function* streamWithRetry(
     } finally {
       watchdog.stop();
       parts?.dispose();
+      attemptLink.release();
     }
     if (failure === undefined) return;
     errors.push(failure);

@@ -24,8 +24,9 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
     actors: {
       prepareStep: fromPromise(({ input, signal }: { input: { step: number; mode: string; messages: ModelMessage[] }; signal: AbortSignal }) => prepareStep(scope, input, signal)),
       compact: fromPromise(({ input, signal }: { input: { mode: string; messages: ModelMessage[] }; signal: AbortSignal }) => compact(scope, input, signal)),
+      // The actor's signal is enough: a cancel of the run stops the state, and with it this save.
       saveCheckpoint: fromPromise(async ({ input, signal }: { input: SaveCheckpointInput; signal: AbortSignal }) => {
-        await plan.checkpointer.save(input.messages, plan.state, input.mode, { signal: AbortSignal.any([signal, plan.signal]) });
+        await plan.checkpointer.save(input.messages, plan.state, input.mode, { signal });
       }),
       streamModel: callbackActor<StreamModelInput>((input, signal, send) => streamStep(scope, input, signal, send), 'stream_failed'),
       checkToolCalls: fromPromise(({ input, signal }) => checkToolCalls(scope, input, signal)),
