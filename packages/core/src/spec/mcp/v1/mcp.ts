@@ -102,6 +102,8 @@ export interface McpRunServers {
 export interface McpRunRequest {
   /** `mcpServers` of the send, else of Agent.create (a send's set replaces the creation-time set, not merged). */
   inline: Record<string, McpServerConfig> | undefined;
+  /** Where `inline` came from, for statuses: the send's set (`send`) or the creation-time one (`create`, the default). */
+  inlineOrigin?: 'send' | 'create';
   signal: AbortSignal;
   /** A server failed to start or was left out: said once per server and run, as a `warning` update. */
   warn(warning: McpWarning): void;
