@@ -1,7 +1,8 @@
 // What one runtime step costs the SQLite store: the write calls (each is one transaction) by
-// method, and the bytes of write-ahead log per step. A scripted zero-latency model calls a trivial
-// tool every step. A second connection holds a read transaction open for the whole run, so SQLite
-// cannot checkpoint and restart the WAL: the file's size is then every page the steps wrote.
+// method, and the bytes of write-ahead log per step (`commitCheckpoint` is a checkpoint save's
+// blobs and agent row together). A scripted zero-latency model calls a trivial tool every step.
+// A second connection holds a read transaction open for the whole run, so SQLite cannot
+// checkpoint and restart the WAL: the file's size is then every page the steps wrote.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ function openReader() {
   return createRequire(from)('better-sqlite3');
 }
 const writeMethods = {
+  store: ['commitCheckpoint'],
   agents: ['put', 'update', 'delete', 'acquireLease', 'renewLease', 'releaseLease'],
   checkpoints: ['putBlob', 'putBlobs'],
   runs: ['create', 'update'],
@@ -30,30 +32,35 @@ const writeMethods = {
 };
 
 /**
- * The store with each write method counted (and the events each append carried). The WAL growth
- * across a call is put down to its method: writes run synchronously inside the call, one at a time.
+ * Counts each write method of the store (and the events each append carried), wrapping the
+ * methods in place: a copy of the store with other part objects would not get its one-transaction
+ * checkpoint save. The WAL growth across a call is put down to its method: writes run
+ * synchronously inside the call, one at a time.
  */
 function countWrites(store, walSize) {
   const counts = {};
   const walBytes = {};
+  const durations = {};
   let events = 0;
-  const counted = { ...store };
   for (const [part, methods] of Object.entries(writeMethods)) {
-    counted[part] = Object.create(store[part]);
+    const target = part === 'store' ? store : store[part];
     for (const method of methods) {
-      if (typeof store[part][method] !== 'function') continue;
-      const name = `${part}.${method}`;
-      counted[part][method] = (...args) => {
+      const original = target[method];
+      if (typeof original !== 'function') continue;
+      const name = part === 'store' ? method : `${part}.${method}`;
+      target[method] = (...args) => {
         counts[name] = (counts[name] ?? 0) + 1;
         if (part === 'runEvents') events += args[1].length;
         const before = walSize();
-        const result = store[part][method](...args);
+        const started = performance.now();
+        const result = original.apply(target, args);
+        (durations[name] ??= []).push(performance.now() - started);
         walBytes[name] = (walBytes[name] ?? 0) + walSize() - before;
         return result;
       };
     }
   }
-  return { store: counted, counts, walBytes, events: () => events };
+  return { counts, walBytes, events: () => events, durations };
 }
 
 const echo = defineTool({
@@ -64,9 +71,9 @@ const model = scriptedModel([{ text: 'step', toolCalls: [{ name: 'echo', args: {
 const { Agent } = createCairn({ plugins: [{ name: 'bench', providers: [scriptedProvider({ m: model })], tools: [echo] }] });
 const cwd = mkdtempSync(join(tmpdir(), 'cairn-store-step-'));
 const path = join(cwd, 'agents.db');
-const sqlite = createSqliteStore({ path });
+const store = createSqliteStore({ path });
 const walSize = () => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-const { store, counts, walBytes, events } = countWrites(sqlite, walSize);
+const { counts, walBytes, events, durations } = countWrites(store, walSize);
 const agent = await Agent.create({ model: 'scripted/m', local: { cwd, store }, maxSteps: steps });
 
 const Database = openReader();
@@ -81,16 +88,21 @@ if (result.error?.code !== 'max_steps') throw new Error(`unexpected end: ${JSON.
 const walTotal = walSize() - walBefore;
 reader.exec('COMMIT');
 reader.close();
-sqlite.close();
+store.close();
 rmSync(cwd, { recursive: true, force: true });
 
 const perStep = Object.fromEntries(Object.entries(counts).map(([name, count]) => [name, round((count - (before[name] ?? 0)) / steps, 2)]));
 const transactions = Object.values(perStep).reduce((sum, value) => sum + value, 0);
+// A write's SQLite work runs synchronously inside the call (the promise comes back after it). Each
+// method's median call time times its calls per step: a call preempted on a loaded machine does not count.
+const median = (values) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
+const writeMs = Object.entries(perStep).reduce((sum, [name, calls]) => sum + calls * median(durations[name]), 0);
 console.log(JSON.stringify({
   benchmark: 'store-step-cost', store: 'sqlite', steps,
   writeTransactionsPerStep: round(transactions, 2),
   eventsPerStep: round(events() / steps, 1),
   writesPerStep: perStep,
   walKbPerStep: round(walTotal / steps / 1024, 1),
+  writeMsPerStep: round(writeMs, 3),
   walKbPerStepByWrite: Object.fromEntries(Object.entries(walBytes).map(([name, bytes]) => [name, round((bytes - (walBytesBefore[name] ?? 0)) / steps / 1024, 1)]).filter(([, kb]) => kb > 0)),
 }));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { CheckpointStore } from '../spec/store/v1/index.js';
+import { hashBlob } from '../store/blob-hash.js';
 import { createMemoryCheckpointStore } from '../store/memory-checkpoints.js';
 import { ConversationCheckpointer, loadConversation } from './conversation-checkpoint.js';
 
@@ -141,5 +142,72 @@ describe('ConversationCheckpointer', () => {
     expect(await checkpointer.save([...messages], { todos: [] }, 'agent')).toBe(root);
     expect(calls).toEqual([]);
     expect(moves).toBe(1);
+  });
+
+  it('with commit, writes a save in one commit call (new blobs, root last) and never through the checkpoint store', async () => {
+    const { store, calls } = recordingStore({ batched: true });
+    const commits: Array<{ hashes: string[]; root: string; mode: string }> = [];
+    const checkpointer = new ConversationCheckpointer(store, { root: null, messages: [] }, {
+      commit: async (blobs, root, mode) => {
+        commits.push({ hashes: blobs.map((blob) => blob.hash), root, mode });
+        await store.putBlobs?.(blobs);
+      },
+    });
+    const one = [text('one'), text('one')];
+    const first = await checkpointer.save(one, { todos: ['a'] }, 'plan');
+    expect(commits).toEqual([{ hashes: [expect.any(String), expect.any(String), first], root: first, mode: 'plan' }]); // the message once, the state, the root
+    const second = await checkpointer.save([...one, text('two')], { todos: ['a'] }, 'plan');
+    expect(commits[1]?.hashes).toHaveLength(2);
+    expect(commits[1]?.root).toBe(second);
+    expect(calls.map((call) => call.method)).toEqual(['putBlobs', 'putBlobs']); // only the commit's own writes
+    expect((await loadConversation(store, second)).messages).toEqual([...one, text('two')]);
+    expect(checkpointer.currentRoot).toBe(second);
+  });
+
+  it('with commit, a cancel that lands while the save encodes its blobs writes nothing and leaves the pointer', async () => {
+    const store = createMemoryCheckpointStore();
+    const committed: string[] = [];
+    const controller = new AbortController();
+    const checkpointer = new ConversationCheckpointer(store, { root: null, messages: [] }, {
+      commit: async (blobs, root) => {
+        await store.putBlobs(blobs);
+        committed.push(root);
+      },
+    });
+    const kept = await checkpointer.save([text('one')], {}, 'agent');
+    // Serialising this message cancels the run: after the save started, before anything is written.
+    const toJSON = () => {
+      controller.abort(new Error('cancelled while encoding'));
+      return text('two');
+    };
+    const cancelling = Object.assign(text('two'), { toJSON }) as ModelMessage;
+    await expect(checkpointer.save([text('one'), cancelling], {}, 'agent', { signal: controller.signal })).rejects.toThrow('cancelled while encoding');
+    expect(controller.signal.aborted).toBe(true);
+    expect(committed).toEqual([kept]);
+    expect(checkpointer.currentRoot).toBe(kept);
+    expect(await store.hasBlob(await hashBlob(new TextEncoder().encode(JSON.stringify(text('two')))))).toBe(false);
+  });
+
+  it('with commit, a failed commit rejects the save and the next one chains from the old root', async () => {
+    const store = createMemoryCheckpointStore();
+    let fail = true;
+    const checkpointer = new ConversationCheckpointer(store, { root: null, messages: [] }, {
+      commit: async (blobs) => {
+        if (fail) throw new Error('disk full');
+        await store.putBlobs(blobs);
+      },
+    });
+    await expect(checkpointer.save([text('one')], {}, 'agent')).rejects.toThrow('disk full');
+    expect(checkpointer.currentRoot).toBeNull();
+    await expect(checkpointer.settled()).resolves.toBeUndefined();
+    fail = false;
+    const root = await checkpointer.save([text('one')], {}, 'agent');
+    expect((await loadConversation(store, root)).messages).toEqual([text('one')]);
+  });
+
+  it('refuses onSave and commit together', () => {
+    expect(() => new ConversationCheckpointer(createMemoryCheckpointStore(), { root: null, messages: [] }, { onSave: async () => undefined, commit: async () => undefined })).toThrow(
+      /takes onSave or commit, not both/,
+    );
   });
 });

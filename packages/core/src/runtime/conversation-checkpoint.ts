@@ -1,7 +1,8 @@
 import { hashBlob } from '../store/blob-hash.js';
+import { putCheckpointBlobs } from '../store/checkpoint-commit.js';
 import type { JSONValue } from '../spec/json.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
-import type { CheckpointStore } from '../spec/store/v1/index.js';
+import type { CheckpointBlob, CheckpointStore } from '../spec/store/v1/index.js';
 
 /**
  * A conversation checkpoint root. Roots form a chain: each adds the messages appended since its
@@ -83,28 +84,34 @@ export async function loadConversation(store: CheckpointStore, root: string | nu
   return { messages: messages.slice(), state, mode, root };
 }
 
-/** One blob of a save, before it is written. */
-interface PendingBlob {
-  hash: string;
-  data: Uint8Array;
-}
-
-async function encodeBlob(value: unknown): Promise<PendingBlob> {
+async function encodeBlob(value: unknown): Promise<CheckpointBlob> {
   const data = encoder.encode(JSON.stringify(value));
   return { hash: await hashBlob(data), data };
+}
+
+/** How a save reaches the agent row, which points at the newest root. Give one of the two, or neither. */
+export interface CheckpointerOptions {
+  /** Told each new root once its blobs are written: moves the agent row's pointer (`agents.update`). */
+  onSave?: (root: string, mode: string) => Promise<unknown>;
+  /**
+   * Writes a save's blobs and moves the pointer to `root` in one store transaction
+   * (`AgentStore.commitCheckpoint`), instead of the blob write and `onSave`.
+   */
+  commit?: (blobs: CheckpointBlob[], root: string, mode: string) => Promise<unknown>;
 }
 
 /**
  * Writes checkpoints for one agent as its conversation grows. `save` appends a root for the messages
  * added since the last save; when the conversation was rewritten (compaction) it starts a new chain.
- * `onSave` is told each new root (the agent row points at it, so a killed process leaves the
- * conversation of its last complete step behind).
+ * Each new root moves the agent row's pointer (`commit`, or the blob write then `onSave`), so a
+ * killed process leaves the conversation of its last complete step behind.
  *
  * Saves run one at a time, in call order; each captures its messages and state when called. Only
- * blobs this checkpointer has not written yet are written, in one `putBlobs` call where the store
- * has it (one transaction), children before the root that names them. A save whose `signal` is
- * aborted before the pointer moves rejects with the signal's reason and does not call `onSave`
- * (its blobs may be written: unreferenced content-addressed blobs are harmless).
+ * blobs this checkpointer has not written yet are written, children before the root that names
+ * them: with `commit` together with the pointer (one transaction), else in one `putBlobs` call where
+ * the store has it. A save whose `signal` is aborted before the pointer moves rejects with the
+ * signal's reason and leaves the pointer where it was (with `onSave`, its blobs may be written:
+ * unreferenced content-addressed blobs are harmless; with `commit`, nothing is written).
  */
 export class ConversationCheckpointer {
   private root: string | null;
@@ -119,8 +126,9 @@ export class ConversationCheckpointer {
   constructor(
     private readonly store: CheckpointStore,
     snapshot: { root: string | null; messages: ModelMessage[] },
-    private readonly options: { onSave?: (root: string, mode: string) => Promise<unknown> } = {},
+    private readonly options: CheckpointerOptions = {},
   ) {
+    if (options.onSave && options.commit) throw new TypeError('ConversationCheckpointer takes onSave or commit, not both: commit writes the blobs and moves the pointer itself.');
     this.root = snapshot.root;
     this.saved = snapshot.messages.slice();
     this.savedHashes = new Array(this.saved.length);
@@ -156,17 +164,28 @@ export class ConversationCheckpointer {
     const node: CheckpointRoot = { v: 1, parent: extendsSaved ? this.root : null, append: added.map((blob) => blob.hash), state: stateHash, mode, length: messages.length };
     const rootBlob = await encodeBlob(node);
     // The state blob was written by the save that introduced it; the root is always new.
-    const blobs = [...added, ...(state && stateHash !== this.savedState ? [state] : []), rootBlob];
-    await writeBlobs(this.store, blobs);
+    const blobs = uniqueBlobs([...added, ...(state && stateHash !== this.savedState ? [state] : []), rootBlob]);
+    await this.persist(blobs, rootBlob.hash, mode, signal);
     remember(this.store, rootBlob.hash, { messages, stateHash, mode });
-    signal?.throwIfAborted();
-    await this.options.onSave?.(rootBlob.hash, mode);
     this.root = rootBlob.hash;
     this.savedHashes = extendsSaved ? [...this.savedHashes, ...node.append] : node.append.slice();
     this.saved = messages;
     this.savedState = stateHash;
     this.savedMode = mode;
     return rootBlob.hash;
+  }
+
+  /** Writes the blobs and moves the pointer; an abort seen before the move leaves the pointer alone. */
+  private async persist(blobs: CheckpointBlob[], root: string, mode: string, signal: AbortSignal | undefined): Promise<void> {
+    const { commit, onSave } = this.options;
+    if (commit) {
+      signal?.throwIfAborted();
+      await commit(blobs, root, mode);
+      return;
+    }
+    await putCheckpointBlobs(this.store, blobs);
+    signal?.throwIfAborted();
+    await onSave?.(root, mode);
   }
 
   /**
@@ -186,13 +205,7 @@ export class ConversationCheckpointer {
   }
 }
 
-/** Every blob in one call where the store batches (one transaction), else one by one in order. */
-async function writeBlobs(store: CheckpointStore, blobs: PendingBlob[]): Promise<void> {
-  const unique = [...new Map(blobs.map((blob) => [blob.hash, blob])).values()];
-  if (store.putBlobs) {
-    await store.putBlobs(unique);
-    return;
-  }
-  // Content-addressed: a put of a hash the store has is a no-op, so no read before the write.
-  for (const blob of unique) await store.putBlob(blob.hash, blob.data);
+/** Each hash once, in first-seen order (two messages with equal content share a blob). */
+function uniqueBlobs(blobs: CheckpointBlob[]): CheckpointBlob[] {
+  return [...new Map(blobs.map((blob) => [blob.hash, blob])).values()];
 }

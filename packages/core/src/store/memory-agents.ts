@@ -4,15 +4,24 @@ import { compareListKeys, decodeListCursor, encodeListCursor, type ListSortKey, 
 import { applyPatch, copyRecord } from './record-copy.js';
 import { notFoundError } from './store-errors.js';
 
-/** Agents in a Map; every record is copied on the way in and out. */
-export function createMemoryAgentsStore(): AgentsStore {
-  const agents = new Map<string, AgentRecord>();
+export type MemoryAgents = Map<string, AgentRecord>;
 
-  const require = (agentId: string): AgentRecord => {
-    const record = agents.get(agentId);
-    if (record === undefined) throw notFoundError('agent', agentId);
-    return record;
-  };
+function existing(agents: MemoryAgents, agentId: string): AgentRecord {
+  const record = agents.get(agentId);
+  if (record === undefined) throw notFoundError('agent', agentId);
+  return record;
+}
+
+/** `agents.update` without the promise, for a checkpoint commit; returns a copy of the updated record. */
+export function updateAgent(agents: MemoryAgents, agentId: string, patch: Partial<Omit<AgentRecord, 'agentId'>>): AgentRecord {
+  const updated = applyPatch(existing(agents, agentId), { ...patch, agentId });
+  agents.set(agentId, updated);
+  return copyRecord(updated);
+}
+
+/** Agents in a Map (pass one to share it with a checkpoint commit); every record is copied on the way in and out. */
+export function createMemoryAgentsStore(agents: MemoryAgents = new Map()): AgentsStore {
+  const require = (agentId: string): AgentRecord => existing(agents, agentId);
 
   return {
     async put(record) {
@@ -23,9 +32,7 @@ export function createMemoryAgentsStore(): AgentsStore {
       return record === undefined ? undefined : copyRecord(record);
     },
     async update(agentId, patch) {
-      const updated = applyPatch(require(agentId), { ...patch, agentId });
-      agents.set(agentId, updated);
-      return copyRecord(updated);
+      return updateAgent(agents, agentId, patch);
     },
     async list(options = {}) {
       const matching = [...agents.values()].filter(

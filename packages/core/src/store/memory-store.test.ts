@@ -4,7 +4,7 @@ import { hashBlob } from './blob-hash.js';
 import { composeStore } from './compose-store.js';
 import { createMemoryStore } from './memory-store.js';
 
-runStoreConformance('memory', () => createMemoryStore(), { requireApprovals: true });
+runStoreConformance('memory', () => createMemoryStore(), { requireApprovals: true, requireCheckpointCommit: true });
 
 runStoreConformance('composed from two memory stores', () => {
   const first = createMemoryStore();
@@ -45,6 +45,12 @@ describe('composeStore', () => {
     expect(composeStore(base).approvals).toBe(base.approvals);
     const { approvals: _left, ...fourParts } = base;
     expect('approvals' in composeStore(fourParts)).toBe(false);
+  });
+
+  it('leaves commitCheckpoint out, even when every part comes from one store: parts may be different backends', () => {
+    const base = createMemoryStore();
+    expect(base.commitCheckpoint).toBeTypeOf('function');
+    expect('commitCheckpoint' in composeStore(base)).toBe(false);
   });
 
   it('rethrows a failing close after closing the others', async () => {

@@ -1,23 +1,37 @@
 import type { ApprovalsStore } from '../spec/store/v1/approvals.js';
 import type { AgentStore } from '../spec/store/v1/store.js';
-import { createMemoryAgentsStore } from './memory-agents.js';
+import { assertBlobHash } from './blob-hash.js';
+import { calledOnOtherParts, commitCheckpointInParts } from './checkpoint-commit.js';
+import { createMemoryAgentsStore, type MemoryAgents, updateAgent } from './memory-agents.js';
 import { createMemoryApprovalsStore } from './memory-approvals.js';
-import { createMemoryCheckpointStore } from './memory-checkpoints.js';
+import { createMemoryCheckpointStore, type MemoryBlobs, storeBlobs } from './memory-checkpoints.js';
 import { createMemoryRunEventsStore } from './memory-run-events.js';
 import { createMemoryRunsStore } from './memory-runs.js';
+
+type MemoryStore = AgentStore & { approvals: ApprovalsStore; commitCheckpoint: NonNullable<AgentStore['commitCheckpoint']> };
 
 /**
  * A store that lives in this process only (`shared: false`): tests, ephemeral agents, browsers.
  * Records are deep-copied in and out, so a caller mutating what it passed or got back never
  * changes stored state — the same behaviour as a store that serialises.
  */
-export function createMemoryStore(): AgentStore & { approvals: ApprovalsStore } {
+export function createMemoryStore(): MemoryStore {
+  const agentRecords: MemoryAgents = new Map();
+  const blobs: MemoryBlobs = new Map();
+  const own = { agents: createMemoryAgentsStore(agentRecords), checkpoints: createMemoryCheckpointStore(blobs) };
   return {
-    agents: createMemoryAgentsStore(),
-    checkpoints: createMemoryCheckpointStore(),
+    ...own,
     runs: createMemoryRunsStore(),
     runEvents: createMemoryRunEventsStore(),
     approvals: createMemoryApprovalsStore(),
+    // Synchronous from the first check to the last write, so no other task sees half of it.
+    async commitCheckpoint(agentId, entries, patch) {
+      if (calledOnOtherParts(this, own)) return commitCheckpointInParts(this, agentId, entries, patch);
+      for (const entry of entries) assertBlobHash(entry.hash);
+      const updated = updateAgent(agentRecords, agentId, patch); // a missing agent throws before any blob is stored
+      storeBlobs(blobs, entries);
+      return updated;
+    },
     shared: false,
   };
 }

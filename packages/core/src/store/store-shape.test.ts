@@ -32,3 +32,18 @@ describe('the optional approvals substore', () => {
     expect(() => composeLocalAgentStore({ ...fourParts(), approvals: partialApprovals() as never })).toThrow(/lack approvals\.decide/);
   });
 });
+
+describe('the optional commitCheckpoint', () => {
+  it('assertAgentStore accepts a store with or without it, and refuses one that is not a function', () => {
+    const { commitCheckpoint: _commit, ...withoutIt } = createMemoryStore();
+    expect(() => assertAgentStore(withoutIt, 'store')).not.toThrow();
+    expect(() => assertAgentStore({ ...withoutIt, commitCheckpoint: true }, 'local.store')).toThrow(/local\.store\.commitCheckpoint must be a function \(agentId, blobs, patch\) or absent, not boolean/);
+  });
+
+  it('composeLocalAgentStore takes a whole store spread in and leaves its commitCheckpoint out (the parts may be other backends)', () => {
+    const memory = createMemoryStore();
+    const composed = composeLocalAgentStore({ ...memory, runs: createMemoryStore().runs });
+    expect(composed.agents).toBe(memory.agents);
+    expect('commitCheckpoint' in composed).toBe(false);
+  });
+});

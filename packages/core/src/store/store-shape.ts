@@ -48,6 +48,10 @@ export function assertAgentStore(value: unknown, where: string): asserts value i
   if (missing.length > 0) {
     throw new ConfigurationError(`${where} is not a complete store: it lacks ${missing.join(', ')}. Implement them, or build the store with composeLocalAgentStore({ agents, checkpoints, runs, runEvents, approvals? }).`);
   }
+  const commit = (value as { commitCheckpoint?: unknown }).commitCheckpoint;
+  if (commit !== undefined && typeof commit !== 'function') {
+    throw new ConfigurationError(`${where}.commitCheckpoint must be a function (agentId, blobs, patch) or absent, not ${describe(commit)}.`);
+  }
 }
 
 function describe(value: unknown): string {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import type { AgentStore } from '../spec/store/v1/store.js';
 import { agentsSuite } from './store-conformance/agents-suite.js';
 import { approvalsPersistenceSuite, approvalsSuite } from './store-conformance/approvals-suite.js';
+import { checkpointCommitPersistenceSuite, checkpointCommitSuite } from './store-conformance/checkpoint-commit-suite.js';
 import { checkpointsSuite } from './store-conformance/checkpoints-suite.js';
 import { leaseSuite } from './store-conformance/lease-suite.js';
 import { persistenceSuite } from './store-conformance/persistence-suite.js';
@@ -20,6 +21,11 @@ export interface StoreConformanceOptions {
    * being skipped when it is missing. Set it for a backend that implements approvals.
    */
   requireApprovals?: boolean;
+  /**
+   * The store must have the (spec-optional) `commitCheckpoint`: its tests fail instead of being
+   * skipped when it is missing. Set it for a backend that implements it.
+   */
+  requireCheckpointCommit?: boolean;
 }
 
 /**
@@ -56,12 +62,14 @@ export function runStoreConformance(
     agentsSuite(subject);
     leaseSuite(subject);
     checkpointsSuite(subject);
+    checkpointCommitSuite(subject, options.requireCheckpointCommit === true);
     runsSuite(subject);
     runEventsSuite(subject);
     approvalsSuite(subject, options.requireApprovals === true);
     if (options.reopen !== undefined) {
       persistenceSuite(subject, options.reopen);
       approvalsPersistenceSuite(subject, options.reopen, options.requireApprovals === true);
+      checkpointCommitPersistenceSuite(subject, options.reopen, options.requireCheckpointCommit === true);
     }
   });
 }

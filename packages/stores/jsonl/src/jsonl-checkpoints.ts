@@ -1,32 +1,52 @@
-import type { CheckpointStore } from '@cairn/core';
+import type { CheckpointBlob, CheckpointStore } from '@cairn/core';
 import type { JsonlState } from './jsonl-state.js';
 import { invalidArgumentError } from './store-errors.js';
 
 const blobHashPattern = /^[0-9a-f]{64}$/;
 
+function checkHash(hash: string): void {
+  if (!blobHashPattern.test(hash)) throw invalidArgumentError(`Invalid blob hash "${hash}": expected 64 lowercase hex characters (SHA-256).`);
+}
+
 // Blob bytes stay on disk: memory holds only where each blob's line is, and getBlob reads it back.
-export function createJsonlCheckpointStore(state: JsonlState): CheckpointStore {
+export function createJsonlCheckpointStore(state: JsonlState): CheckpointStore & Required<Pick<CheckpointStore, 'putBlobs'>> {
   const pending = new Map<string, Promise<void>>();
-  return {
-    async putBlob(hash, data) {
-      if (!blobHashPattern.test(hash)) throw invalidArgumentError(`Invalid blob hash "${hash}": expected 64 lowercase hex characters (SHA-256).`);
-      await state.ready();
-      // Content-addressed, never rewritten: a second put of the same hash waits for the first.
-      if (state.blobs.has(hash)) return;
+
+  /**
+   * Writes the blobs not stored or being written yet, in one append (one `write`), and waits for
+   * those another call is writing. Content-addressed, never rewritten: a stored hash is left alone.
+   */
+  async function put(blobs: ReadonlyArray<CheckpointBlob>): Promise<void> {
+    for (const blob of blobs) checkHash(blob.hash);
+    await state.ready();
+    const waits = new Set<Promise<void>>();
+    const fresh = new Map<string, string>();
+    for (const { hash, data } of blobs) {
       const inFlight = pending.get(hash);
-      if (inFlight !== undefined) return inFlight;
-      const base64 = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
-      const line = `{"hash":"${hash}","data":"${base64}"}`;
-      const write = state.persistLines('checkpoints', [line]).then(([position]) => {
-        state.blobs.set(hash, { position: position as number, byteLength: Buffer.byteLength(line) });
+      if (inFlight !== undefined) waits.add(inFlight);
+      else if (!state.blobs.has(hash) && !fresh.has(hash)) fresh.set(hash, `{"hash":"${hash}","data":"${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')}"}`);
+    }
+    if (fresh.size > 0) {
+      const hashes = [...fresh.keys()];
+      const lines = [...fresh.values()];
+      const write = state.persistLines('checkpoints', lines).then((positions) => {
+        hashes.forEach((hash, index) => {
+          state.blobs.set(hash, { position: positions[index] as number, byteLength: Buffer.byteLength(lines[index] as string) });
+        });
       });
-      pending.set(hash, write);
-      try {
-        await write;
-      } finally {
-        pending.delete(hash);
-      }
-    },
+      for (const hash of hashes) pending.set(hash, write);
+      waits.add(
+        write.finally(() => {
+          for (const hash of hashes) pending.delete(hash);
+        }),
+      );
+    }
+    await Promise.all(waits);
+  }
+
+  return {
+    putBlob: (hash, data) => put([{ hash, data }]),
+    putBlobs: (blobs) => put(blobs),
     async getBlob(hash) {
       await state.ready();
       const inFlight = pending.get(hash);

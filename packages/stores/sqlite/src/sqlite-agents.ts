@@ -50,12 +50,38 @@ function fromRow(row: AgentRow): AgentRecord {
   };
 }
 
-export function createSqliteAgentsStore(database: Database.Database, path: string): AgentsStore {
-  const columns = 'agent_id, cwd, created_at, updated_at, archived, checkpoint_root, lease_run_id, lease_owner, lease_expires_at, record';
-  const upsert = database.prepare(
-    `INSERT OR REPLACE INTO agents (${columns}) VALUES (@agent_id, @cwd, @created_at, @updated_at, @archived, @checkpoint_root, @lease_run_id, @lease_owner, @lease_expires_at, @record)`,
+const columns = 'agent_id, cwd, created_at, updated_at, archived, checkpoint_root, lease_run_id, lease_owner, lease_expires_at, record';
+const upsertSql = `INSERT OR REPLACE INTO agents (${columns}) VALUES (@agent_id, @cwd, @created_at, @updated_at, @archived, @checkpoint_root, @lease_run_id, @lease_owner, @lease_expires_at, @record)`;
+const selectOneSql = 'SELECT * FROM agents WHERE agent_id = ?';
+
+/**
+ * `agents.update`'s read-modify-write, to run inside the caller's transaction (IMMEDIATE, so a
+ * lease change by another process between the read and the write cannot be lost).
+ */
+export function prepareAgentUpdate(database: Database.Database): (agentId: string, patch: Partial<AgentRecord>) => AgentRecord {
+  const upsert = database.prepare(upsertSql);
+  const selectOne = database.prepare<[string], AgentRow>(selectOneSql);
+  // The frequent update (a checkpoint pointer, a mode, a timestamp) rewrites the row in place; the
+  // listing indexes (cwd, created_at) are only rewritten when one of their columns changes. A
+  // REPLACE would delete and re-insert the row and every index entry: several pages of WAL per step.
+  const updateInPlace = database.prepare(
+    `UPDATE agents SET updated_at = @updated_at, archived = @archived, checkpoint_root = @checkpoint_root, lease_run_id = @lease_run_id,
+     lease_owner = @lease_owner, lease_expires_at = @lease_expires_at, record = @record WHERE agent_id = @agent_id`,
   );
-  const selectOne = database.prepare<[string], AgentRow>('SELECT * FROM agents WHERE agent_id = ?');
+  return (agentId, patch) => {
+    const row = selectOne.get(agentId);
+    if (row === undefined) throw notFoundError('agent', agentId);
+    const updated = JSON.parse(JSON.stringify({ ...fromRow(row), ...patch, agentId })) as AgentRecord;
+    const next = toRow(updated);
+    if (next.cwd === row.cwd && next.created_at === row.created_at) updateInPlace.run(next);
+    else upsert.run(next);
+    return updated;
+  };
+}
+
+export function createSqliteAgentsStore(database: Database.Database, path: string): AgentsStore {
+  const upsert = database.prepare(upsertSql);
+  const selectOne = database.prepare<[string], AgentRow>(selectOneSql);
   const deleteOne = database.prepare('DELETE FROM agents WHERE agent_id = ?');
   const takeLease = database.prepare(
     `UPDATE agents SET lease_run_id = @runId, lease_owner = @owner, lease_expires_at = @expiresAt
@@ -66,27 +92,7 @@ export function createSqliteAgentsStore(database: Database.Database, path: strin
     'UPDATE agents SET lease_run_id = NULL, lease_owner = NULL, lease_expires_at = NULL WHERE agent_id = ? AND lease_run_id = ?',
   );
 
-  // The frequent update (a checkpoint pointer, a mode, a timestamp) rewrites the row in place; the
-  // listing indexes (cwd, created_at) are only rewritten when one of their columns changes. A
-  // REPLACE would delete and re-insert the row and every index entry: several pages of WAL per step.
-  const updateInPlace = database.prepare(
-    `UPDATE agents SET updated_at = @updated_at, archived = @archived, checkpoint_root = @checkpoint_root, lease_run_id = @lease_run_id,
-     lease_owner = @lease_owner, lease_expires_at = @lease_expires_at, record = @record WHERE agent_id = @agent_id`,
-  );
-
-  // Read-modify-write under the write lock (IMMEDIATE), so a lease change by another process
-  // between the read and the write cannot be lost.
-  const update = database
-    .transaction((agentId: string, patch: Partial<AgentRecord>) => {
-      const row = selectOne.get(agentId);
-      if (row === undefined) throw notFoundError('agent', agentId);
-      const updated = JSON.parse(JSON.stringify({ ...fromRow(row), ...patch, agentId })) as AgentRecord;
-      const next = toRow(updated);
-      if (next.cwd === row.cwd && next.created_at === row.created_at) updateInPlace.run(next);
-      else upsert.run(next);
-      return updated;
-    })
-    .immediate.bind(null);
+  const update = database.transaction(prepareAgentUpdate(database)).immediate.bind(null);
 
   // The UPDATE is the atomic step; reading the holder in the same transaction makes the answer consistent.
   const acquire = database

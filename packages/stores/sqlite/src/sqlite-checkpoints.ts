@@ -1,4 +1,4 @@
-import type { CheckpointStore } from '@cairn/core';
+import type { CheckpointBlob, CheckpointStore } from '@cairn/core';
 import type Database from 'better-sqlite3';
 import { withBusyRetry } from './busy-retry.js';
 import { invalidArgumentError } from './store-errors.js';
@@ -9,20 +9,28 @@ function checkHash(hash: string): void {
   if (!blobHashPattern.test(hash)) throw invalidArgumentError(`Invalid blob hash "${hash}": expected 64 lowercase hex characters (SHA-256).`);
 }
 
+/** Every hash of a batch is checked before any blob of it is written. */
+export function checkBlobHashes(blobs: ReadonlyArray<CheckpointBlob>): void {
+  for (const blob of blobs) checkHash(blob.hash);
+}
+
 /** Only the view's bytes, not the whole backing ArrayBuffer. */
 const bytesOf = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
-export function createSqliteCheckpointStore(database: Database.Database, path: string): CheckpointStore & Required<Pick<CheckpointStore, 'putBlobs'>> {
-  // Content-addressed and never rewritten: a second put of the same hash is ignored (no read first).
+/** Inserts blobs inside the caller's transaction. Content-addressed and never rewritten: a stored hash is left alone (no read first). */
+export function prepareBlobInsert(database: Database.Database): (blobs: ReadonlyArray<CheckpointBlob>) => void {
   const insert = database.prepare('INSERT OR IGNORE INTO blobs (hash, data) VALUES (?, ?)');
+  return (blobs) => {
+    for (const blob of blobs) insert.run(blob.hash, bytesOf(blob.data));
+  };
+}
+
+export function createSqliteCheckpointStore(database: Database.Database, path: string): CheckpointStore & Required<Pick<CheckpointStore, 'putBlobs'>> {
+  const insertBlobs = prepareBlobInsert(database);
   const select = database.prepare<[string], { data: Buffer }>('SELECT data FROM blobs WHERE hash = ?');
   const exists = database.prepare<[string], { found: number }>('SELECT 1 AS found FROM blobs WHERE hash = ?');
   // A checkpoint save's blobs (new messages, state, root) in one commit instead of one each.
-  const insertMany = database
-    .transaction((blobs: ReadonlyArray<{ hash: string; data: Uint8Array }>) => {
-      for (const blob of blobs) insert.run(blob.hash, bytesOf(blob.data));
-    })
-    .immediate.bind(null);
+  const insertMany = database.transaction(insertBlobs).immediate.bind(null);
 
   return {
     putBlob: (hash, data) => {
@@ -31,11 +39,11 @@ export function createSqliteCheckpointStore(database: Database.Database, path: s
       } catch (error) {
         return Promise.reject(error);
       }
-      return withBusyRetry(path, () => void insert.run(hash, bytesOf(data)));
+      return withBusyRetry(path, () => insertBlobs([{ hash, data }]));
     },
     putBlobs: (blobs) => {
       try {
-        for (const blob of blobs) checkHash(blob.hash);
+        checkBlobHashes(blobs);
       } catch (error) {
         return Promise.reject(error);
       }

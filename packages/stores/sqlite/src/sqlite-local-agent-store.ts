@@ -17,6 +17,7 @@ export class SqliteLocalAgentStore implements SqliteStore {
   readonly runs: RunsStore;
   readonly runEvents: RunEventsStore;
   readonly approvals: ApprovalsStore;
+  readonly commitCheckpoint: SqliteStore['commitCheckpoint'];
   readonly shared = true as const;
   readonly path: string;
   readonly #store: SqliteStore;
@@ -33,6 +34,7 @@ export class SqliteLocalAgentStore implements SqliteStore {
     this.runs = this.#store.runs;
     this.runEvents = this.#store.runEvents;
     this.approvals = this.#store.approvals;
+    this.commitCheckpoint = this.#store.commitCheckpoint;
     this.path = this.#store.path;
   }
 

@@ -1,21 +1,45 @@
 import type { RunEvent, RunEventsStore } from '@cairn/core';
 import type Database from 'better-sqlite3';
 import { withBusyRetry } from './busy-retry.js';
-import { invalidArgumentError } from './store-errors.js';
+import { invalidArgumentError, logLimitError } from './store-errors.js';
+
+/** The low 32 bits of an event's key hold its offset (schema migration 3), the high bits its run's log. */
+const maxOffset = 0xffffffff;
+/** Log numbers above this would carry into the key's sign bit. */
+const maxLogId = 0x7fffffff;
+
+// Keys are built and split in SQL: they pass 2^53, beyond what a JavaScript number holds exactly.
+const firstKey = '(@log << 32)';
+const lastKey = `((@log << 32) | ${maxOffset})`;
 
 export function createSqliteRunEventsStore(database: Database.Database, path: string): RunEventsStore {
-  const lastOffset = database.prepare<[string], { last: number }>('SELECT COALESCE(MAX("offset"), 0) AS last FROM run_events WHERE run_id = ?');
-  const insert = database.prepare('INSERT INTO run_events (run_id, "offset", event) VALUES (?, ?, ?)');
-  const select = database.prepare<[string, number, number], { offset: number; event: string }>(
-    'SELECT "offset", event FROM run_events WHERE run_id = ? AND "offset" > ? ORDER BY "offset" LIMIT ?',
+  const logOf = database.prepare<[string], { log_id: number }>('SELECT log_id FROM run_logs WHERE run_id = ?');
+  const newLog = database.prepare('INSERT INTO run_logs (run_id) VALUES (?)');
+  const lastOffset = database.prepare<{ log: number }, { last: number | null }>(
+    `SELECT MAX(event_key) & ${maxOffset} AS last FROM run_events WHERE event_key BETWEEN ${firstKey} AND ${lastKey}`,
   );
+  const insert = database.prepare<{ log: number; offset: number; event: string }>('INSERT INTO run_events (event_key, event) VALUES ((@log << 32) | @offset, @event)');
+  const select = database.prepare<{ log: number; after: number; limit: number }, { offset: number; event: string }>(
+    `SELECT event_key & ${maxOffset} AS "offset", event FROM run_events WHERE event_key > ((@log << 32) | @after) AND event_key <= ${lastKey} ORDER BY event_key LIMIT @limit`,
+  );
+
+  /** A run's first append numbers its log (inside the append's transaction). */
+  const numberLog = (runId: string): number => {
+    const log = Number(newLog.run(runId).lastInsertRowid);
+    if (log > maxLogId) throw logLimitError(path, `it has numbered ${maxLogId} run logs, the most its event keys hold`);
+    return log;
+  };
 
   // Offsets are assigned under the write lock (IMMEDIATE), so two processes appending to the same
   // run get distinct, dense offsets; a batch is one transaction (one commit for many events).
   const append = database
     .transaction((runId: string, serialised: string[]) => {
-      let offset = lastOffset.get(runId)?.last ?? 0;
-      for (const event of serialised) insert.run(runId, ++offset, event);
+      const known = logOf.get(runId)?.log_id;
+      let offset = known === undefined ? 0 : (lastOffset.get({ log: known })?.last ?? 0);
+      if (serialised.length === 0) return { lastOffset: offset };
+      if (offset + serialised.length > maxOffset) throw logLimitError(path, `run ${runId} would have more than ${maxOffset} events`);
+      const log = known ?? numberLog(runId);
+      for (const event of serialised) insert.run({ log, offset: ++offset, event });
       return { lastOffset: offset };
     })
     .immediate.bind(null);
@@ -35,7 +59,9 @@ export function createSqliteRunEventsStore(database: Database.Database, path: st
         if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
           throw invalidArgumentError(`Invalid event limit ${String(options.limit)}: use a positive integer.`);
         }
-        const rows = select.all(runId, afterOffset, options.limit ?? -1);
+        const log = logOf.get(runId)?.log_id;
+        if (log === undefined || afterOffset >= maxOffset) return { events: [], nextOffset: afterOffset };
+        const rows = select.all({ log, after: afterOffset, limit: options.limit ?? -1 });
         const events = rows.map((row) => ({ offset: row.offset, event: JSON.parse(row.event) as RunEvent }));
         return { events, nextOffset: events.at(-1)?.offset ?? afterOffset };
       }),

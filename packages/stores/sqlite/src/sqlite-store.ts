@@ -2,6 +2,7 @@ import type { AgentStore, ApprovalsStore } from '@cairn/core';
 import { openDatabase, resolveDatabasePath, type SqliteStoreOptions } from './open-database.js';
 import { createSqliteAgentsStore } from './sqlite-agents.js';
 import { createSqliteApprovalsStore } from './sqlite-approvals.js';
+import { createSqliteCheckpointCommit } from './sqlite-checkpoint-commit.js';
 import { createSqliteCheckpointStore } from './sqlite-checkpoints.js';
 import { createSqliteRunEventsStore } from './sqlite-run-events.js';
 import { createSqliteRunsStore } from './sqlite-runs.js';
@@ -10,6 +11,8 @@ export interface SqliteStore extends AgentStore {
   readonly shared: true;
   /** Approval requests in the same file: any process opening it can answer them. */
   readonly approvals: ApprovalsStore;
+  /** A checkpoint save's blobs and the agent row's pointer in one transaction. */
+  commitCheckpoint: NonNullable<AgentStore['commitCheckpoint']>;
   /** The absolute path of the database file. */
   readonly path: string;
   close(): void;
@@ -22,12 +25,15 @@ export interface SqliteStore extends AgentStore {
 export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore {
   const path = resolveDatabasePath(options);
   const database = openDatabase(path, options);
+  const agents = createSqliteAgentsStore(database, path);
+  const checkpoints = createSqliteCheckpointStore(database, path);
   return {
-    agents: createSqliteAgentsStore(database, path),
-    checkpoints: createSqliteCheckpointStore(database, path),
+    agents,
+    checkpoints,
     runs: createSqliteRunsStore(database, path),
     runEvents: createSqliteRunEventsStore(database, path),
     approvals: createSqliteApprovalsStore(database, path),
+    commitCheckpoint: createSqliteCheckpointCommit(database, path, { agents, checkpoints }),
     shared: true,
     path,
     close() {

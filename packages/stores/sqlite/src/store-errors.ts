@@ -35,3 +35,8 @@ export function busyError(path: string, cause: unknown): CairnError {
     { code: 'store_busy', isRetryable: true, cause },
   );
 }
+
+/** A limit of the event-log layout (schema version 3): 2^31 - 1 runs with events per file, 2^32 - 1 events per run. */
+export function logLimitError(path: string, detail: string): CairnError {
+  return new CairnError(`The Cairn store at ${path} cannot take this append: ${detail}. Start a new store file for new agents.`, { code: 'store_full' });
+}

@@ -19,7 +19,9 @@ describe('a write lock held by another connection', () => {
     const store = createSqliteStore({ path, busyTimeoutMs: 1 });
     const other = new Database(path);
     other.exec('BEGIN IMMEDIATE');
-    other.prepare('INSERT INTO run_events (run_id, "offset", event) VALUES (?, ?, ?)').run('run-1', 1, JSON.stringify(delta));
+    // The other connection appends run-1's first event itself (schema 3: the run's log number, then the event keyed by it).
+    other.prepare('INSERT INTO run_logs (run_id) VALUES (?)').run('run-1');
+    other.prepare('INSERT INTO run_events (event_key, event) VALUES ((last_insert_rowid() << 32) | 1, ?)').run(JSON.stringify(delta));
     const append = store.runEvents.append('run-1', [delta]);
     // Released while the store is between retries (each retry yields to the event loop).
     setTimeout(() => other.exec('COMMIT'), 30);

@@ -16,4 +16,5 @@ runStoreConformance('sqlite', () => createSqliteStore({ path: join(root, `store-
     return createSqliteStore({ path });
   },
   requireApprovals: true,
+  requireCheckpointCommit: true,
 });

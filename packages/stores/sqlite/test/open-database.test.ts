@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteStore, currentSchemaVersion, resolveDatabasePath } from '../src/index.js';
+import { cairnApplicationId, migrations } from '../src/schema.js';
 
 let root: string;
 beforeEach(() => {
@@ -19,6 +20,15 @@ const codeOf = (action: () => unknown): { code: string; message: string } => {
   }
   return { code: 'opened', message: '' };
 };
+
+/** A store file as an older version left it: the migrations up to `version`, open for adding rows. */
+function fileAtVersion(path: string, version: number): Database.Database {
+  const database = new Database(path);
+  for (let next = 1; next <= version; next++) database.exec(migrations[next] as string);
+  database.pragma(`application_id = ${cairnApplicationId}`);
+  database.pragma(`user_version = ${version}`);
+  return database;
+}
 
 describe('opening a SQLite store', () => {
   it('defaults to <home>/agents.db and creates the folder', () => {
@@ -53,7 +63,7 @@ describe('opening a SQLite store', () => {
     expect(database.pragma('user_version', { simple: true })).toBe(currentSchemaVersion);
     expect(database.pragma('application_id', { simple: true })).toBe(0x43726e31);
     const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
-    expect(tables).toEqual([{ name: 'agents' }, { name: 'approvals' }, { name: 'blobs' }, { name: 'run_events' }, { name: 'runs' }]);
+    expect(tables).toEqual([{ name: 'agents' }, { name: 'approvals' }, { name: 'blobs' }, { name: 'run_events' }, { name: 'run_logs' }, { name: 'runs' }]);
     database.close();
   });
 
@@ -102,21 +112,43 @@ describe('opening a SQLite store', () => {
 
   it('brings a version 1 file to the current version on open, keeping its data', async () => {
     const path = join(root, 'agents.db');
-    const first = createSqliteStore({ path });
-    await first.runEvents.append('run-1', [{ kind: 'update', update: { type: 'text-delta', text: 'kept' } }]);
-    first.close();
-    // Version 1 is the current schema without the approvals table (migration 2).
-    const downgrade = new Database(path);
-    downgrade.exec('DROP TABLE approvals');
-    downgrade.pragma('user_version = 1');
-    downgrade.close();
+    const old = fileAtVersion(path, 1);
+    old.prepare('INSERT INTO run_events (run_id, "offset", event) VALUES (?, ?, ?)').run('run-1', 1, JSON.stringify({ kind: 'update', update: { type: 'text-delta', text: 'kept' } }));
+    old.close();
     const upgraded = createSqliteStore({ path });
-    expect((await upgraded.runEvents.list('run-1')).events).toHaveLength(1);
+    expect((await upgraded.runEvents.list('run-1')).events).toEqual([{ offset: 1, event: { kind: 'update', update: { type: 'text-delta', text: 'kept' } } }]);
     await upgraded.approvals.request([{ runId: 'run-1', agentId: 'agent-1', callId: 'call-1', kind: 'tool', reason: 'ask rule', status: 'pending', createdAt: 1 }]);
     expect((await upgraded.approvals.get('run-1', 'call-1'))?.status).toBe('pending');
     upgraded.close();
     const check = new Database(path, { readonly: true });
-    expect(check.pragma('user_version', { simple: true })).toBe(2);
+    expect(check.pragma('user_version', { simple: true })).toBe(currentSchemaVersion);
+    check.close();
+  });
+
+  it('brings a version 2 file to version 3 (events keyed by run log and offset), keeping every event in order', async () => {
+    const path = join(root, 'agents.db');
+    const old = fileAtVersion(path, 2);
+    const insert = old.prepare('INSERT INTO run_events (run_id, "offset", event) VALUES (?, ?, ?)');
+    const delta = (text: string) => ({ kind: 'update', update: { type: 'text-delta', text } }) as const;
+    // Two runs whose events were written interleaved, as two agents running at once leave them.
+    for (let offset = 1; offset <= 3; offset++) {
+      insert.run('run-b', offset, JSON.stringify(delta(`b${offset}`)));
+      insert.run('run-a', offset, JSON.stringify(delta(`a${offset}`)));
+    }
+    old.close();
+    const upgraded = createSqliteStore({ path });
+    const texts = async (runId: string, afterOffset = 0) =>
+      (await upgraded.runEvents.list(runId, { afterOffset })).events.map((stored) => [stored.offset, (stored.event as ReturnType<typeof delta>).update.text]);
+    expect(await texts('run-a')).toEqual([[1, 'a1'], [2, 'a2'], [3, 'a3']]);
+    expect(await texts('run-b', 1)).toEqual([[2, 'b2'], [3, 'b3']]);
+    expect(await upgraded.runEvents.append('run-a', [delta('a4')])).toEqual({ lastOffset: 4 });
+    expect(await upgraded.runEvents.append('run-c', [delta('c1')])).toEqual({ lastOffset: 1 });
+    expect(await texts('run-b')).toEqual([[1, 'b1'], [2, 'b2'], [3, 'b3']]);
+    upgraded.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(3);
+    expect(check.prepare('SELECT run_id FROM run_logs ORDER BY log_id').all()).toEqual([{ run_id: 'run-b' }, { run_id: 'run-a' }, { run_id: 'run-c' }]);
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'run_events' AND type = 'index'").all()).toEqual([]);
     check.close();
   });
 

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import type { AgentRecord, RunRecord } from '@cairn/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteStore, type SqliteStore } from '../src/index.js';
+import { WalCommitCounter } from './wal-commits.js';
 
 let root: string;
 let store: SqliteStore;
@@ -70,5 +71,24 @@ describe('the SQLite write path', () => {
     expect((await store.runs.list('agent-a', { status: 'finished' })).items.map((item) => item.runId)).toEqual(['run-1']);
     await store.runs.update('run-1', { createdAt: 3_000 });
     expect((await store.runs.list('agent-a')).items.map((item) => item.runId)).toEqual(['run-1', 'run-2']);
+  });
+
+  it("an append writes about one page: a run's events are one key range of the table, with no index beside it", async () => {
+    const wal = new WalCommitCounter(store.path);
+    try {
+      const delta = (index: number) => ({ kind: 'update', update: { type: 'text-delta', text: `delta ${index} `.repeat(12) } }) as const;
+      const appends = 200;
+      const before = { frames: wal.frames(), commits: wal.commits() };
+      for (let append = 0; append < appends; append++) {
+        await store.runEvents.append('run-1', Array.from({ length: 8 }, (_, index) => delta(append * 8 + index)));
+      }
+      expect(wal.commits() - before.commits).toBe(appends);
+      // The rightmost leaf, plus a new page and its parent and the header now and then as the file
+      // grows. The (run_id, offset) index of schema 2 made it more than four.
+      expect((wal.frames() - before.frames) / appends).toBeLessThan(2.5);
+      expect((await store.runEvents.list('run-1', { afterOffset: 1598 })).events.map((stored) => stored.offset)).toEqual([1599, 1600]);
+    } finally {
+      wal.close();
+    }
   });
 });

@@ -65,6 +65,21 @@ export function checkpointsSuite(subject: StoreUnderTest): void {
       expect(await hashBlob(stored)).toBe(hash);
     });
 
+    it('putBlobs (where the store has it) stores a batch as putBlob would, and nothing of a batch with a bad hash', async (context) => {
+      const store = checkpoints();
+      if (store.putBlobs === undefined) context.skip('the store has no putBlobs');
+      const putBlobs = (store.putBlobs as NonNullable<typeof store.putBlobs>).bind(store);
+      const entry = async (values: number[]) => ({ hash: await hashBlob(bytesOf(...values)), data: bytesOf(...values) });
+      const [one, two, three] = await Promise.all([entry([1]), entry([2, 2]), entry([3, 3, 3])]);
+      await store.putBlob(one.hash, one.data);
+      await putBlobs([one, two, two, three]);
+      for (const blob of [one, two, three]) expect(Array.from((await store.getBlob(blob.hash)) as Uint8Array)).toEqual(Array.from(blob.data));
+      await putBlobs([]);
+      const four = await entry([4]);
+      expect(await rejectionCode(putBlobs([four, { hash: 'not-a-hash', data: bytesOf(5) }]))).toBe('invalid_argument');
+      expect(await store.hasBlob(four.hash)).toBe(false);
+    });
+
     it('rejects a key that is not a SHA-256 hex with code invalid_argument', async () => {
       expect(await rejectionCode(checkpoints().putBlob('not-a-hash', bytesOf(1)))).toBe('invalid_argument');
       expect(await rejectionCode(checkpoints().putBlob('A'.repeat(64), bytesOf(1)))).toBe('invalid_argument');

@@ -1,6 +1,6 @@
 export type { ApprovalDecision, ApprovalKind, ApprovalRecord, ApprovalStatus, ApprovalsStore } from './approvals.js';
 export type {
-  AgentLease, AgentRecord, AgentStore, AgentsStore, CheckpointStore, FileChangeRecord, LeaseResult, ListOptions, ListResult,
+  AgentLease, AgentRecord, AgentStore, AgentsStore, CheckpointBlob, CheckpointStore, FileChangeRecord, LeaseResult, ListOptions, ListResult,
   RunEventsStore, RunRecord, RunsStore, StoredRunEvent,
 } from './store.js';
 export type {

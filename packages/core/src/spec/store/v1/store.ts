@@ -61,6 +61,12 @@ export interface AgentsStore {
   releaseLease(agentId: string, runId: string): Promise<void>;
 }
 
+/** One content-addressed blob to store: `hash` is the SHA-256 hex of `data`. */
+export interface CheckpointBlob {
+  hash: string;
+  data: Uint8Array;
+}
+
 /** Content-addressed blobs: the key is the SHA-256 hex of the bytes. Never rewritten. */
 export interface CheckpointStore {
   putBlob(hash: string, data: Uint8Array): Promise<void>;
@@ -70,7 +76,7 @@ export interface CheckpointStore {
    * Optional: store several blobs at once, each as `putBlob` would (a hash already stored is left
    * alone), in one transaction where the backend has them. Checkpoint saves use it when present.
    */
-  putBlobs?(blobs: ReadonlyArray<{ hash: string; data: Uint8Array }>): Promise<void>;
+  putBlobs?(blobs: ReadonlyArray<CheckpointBlob>): Promise<void>;
 }
 
 /** One file change of a run: content lives in checkpoint blobs; null = the file did not exist. */
@@ -145,6 +151,16 @@ export interface AgentStore {
    * the agent (they cannot be answered from elsewhere, nor survive a restart).
    */
   approvals?: ApprovalsStore;
+  /**
+   * Optional: one checkpoint save as one transaction. Stores `blobs` (as `checkpoints.putBlobs`
+   * would) and applies `patch` to the agent row (as `agents.update` would, returning the updated
+   * record): after a crash both are there or neither. Checkpoint saves use it when present (the
+   * patch moves `checkpointRoot` to a root among `blobs`); without it they call `putBlobs` (or
+   * `putBlob`), then `agents.update`. Only for a store whose `agents` and `checkpoints` are one
+   * backend: `composeStore` leaves it out, and called (as a method) on a copy whose `agents` or
+   * `checkpoints` were replaced, it must make those two calls on the copy's parts instead.
+   */
+  commitCheckpoint?(agentId: string, blobs: ReadonlyArray<CheckpointBlob>, patch: Partial<Omit<AgentRecord, 'agentId'>>): Promise<AgentRecord>;
   /** Whether other processes may share this store (then stream() tails the log by polling). */
   readonly shared?: boolean;
   close?(): Promise<void> | void;
