@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { registerMcpCommands } from './commands/mcp-commands.js';
 import type { OutputFormat } from './render/run-renderer.js';
 
 export interface CliIo {
@@ -61,7 +62,7 @@ export async function runCli(io: CliIo): Promise<number> {
         prompt, cwd, ...pick(options), outputFormat: options.outputFormat, sandbox: options.sandbox,
         ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
         planApprove: options.planApprove,
-        stdout: io.stdout, stderr: io.stderr, color, env: io.env, signal: controller.signal,
+        stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, color, env: io.env, signal: controller.signal,
       });
       process.off('SIGINT', onSignal);
     });
@@ -115,6 +116,14 @@ export async function runCli(io: CliIo): Promise<number> {
       const { runSearchCommand } = await import('./commands/search-command.js');
       exitCode = await runSearchCommand(query, { cwd: workspaceOf(options), limit: options.limit, json: options.json, stdout: io.stdout, stderr: io.stderr });
     });
+
+  registerMcpCommands(program, {
+    io,
+    workspaceOf,
+    setExitCode: (code) => {
+      exitCode = code;
+    },
+  });
 
   try {
     await program.parseAsync(io.argv);

@@ -3,6 +3,7 @@ import { Agent, type CairnAgent } from '@cairn/sdk';
 import { describeCliError } from '../cli-errors.js';
 import { defaultModel, noModelMessage } from '../default-model.js';
 import { createTextRenderer } from '../render/run-renderer.js';
+import { cliMcpLocalOptions } from './mcp-trust.js';
 
 export interface ChatCommandOptions {
   cwd: string;
@@ -26,19 +27,22 @@ export async function runChatCommand(options: ChatCommandOptions): Promise<numbe
     options.stderr.write(`cairn: ${noModelMessage}\n`);
     return 2;
   }
-  const create = () =>
-    Agent.create({ ...(model ? { model } : {}), ...(options.mode ? { mode: options.mode } : {}), local: { cwd: options.cwd, ...(options.sandbox ? { sandboxOptions: { enabled: true } } : {}) } });
+  const readline = createInterface({ input: options.stdin, output: options.stdout, terminal: true });
+  let active: AbortController | undefined;
+  // Project MCP servers not trusted yet are confirmed on the chat's own prompt (input is read once).
+  const mcp = cliMcpLocalOptions({ cwd: options.cwd, env: options.env, stderr: options.stderr, ask: (question) => readline.question(question, active ? { signal: active.signal } : {}) });
+  const local = { cwd: options.cwd, ...mcp };
+  const create = () => Agent.create({ ...(model ? { model } : {}), ...(options.mode ? { mode: options.mode } : {}), local: { ...local, ...(options.sandbox ? { sandboxOptions: { enabled: true } } : {}) } });
   let agent: CairnAgent;
   try {
-    agent = options.resume ? await Agent.resume(options.resume, { local: { cwd: options.cwd } }) : await create();
+    agent = options.resume ? await Agent.resume(options.resume, { local }) : await create();
   } catch (error) {
+    readline.close();
     options.stderr.write(`${describeCliError(error)}\n`);
     return 2;
   }
   let mode = options.mode;
-  const readline = createInterface({ input: options.stdin, output: options.stdout, terminal: true });
   options.stderr.write(`cairn · ${agent.model?.id ?? 'stored model'} · ${options.cwd}\n${help}\n`);
-  let active: AbortController | undefined;
   let pendingModel: string | undefined;
   readline.on('SIGINT', () => {
     if (active) active.abort();

@@ -1,6 +1,7 @@
 import { Agent, type CairnAgent, type RunResult, type SendOptions } from '@cairn/sdk';
 import { describeCliError, exitCodeFor } from '../cli-errors.js';
 import { defaultModel, noModelMessage } from '../default-model.js';
+import { cliMcpLocalOptions } from './mcp-trust.js';
 import { createTextRenderer, type OutputFormat } from '../render/run-renderer.js';
 
 export interface RunCommandOptions {
@@ -14,6 +15,8 @@ export interface RunCommandOptions {
   maxSteps?: number;
   /** After a plan-mode run that proposed a plan, approve it and execute it in agent mode. */
   planApprove?: boolean;
+  /** Where a project MCP server not trusted yet is confirmed, when it is a terminal. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   color: boolean;
@@ -33,7 +36,11 @@ export async function runPromptCommand(options: RunCommandOptions): Promise<numb
       ...(model ? { model } : {}),
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
       ...(retryFromEnv(options.env) ? { retry: retryFromEnv(options.env) } : {}),
-      local: { cwd: options.cwd, ...(options.sandbox ? { sandboxOptions: { enabled: true } } : {}) },
+      local: {
+        cwd: options.cwd,
+        ...(options.sandbox ? { sandboxOptions: { enabled: true } } : {}),
+        ...cliMcpLocalOptions({ cwd: options.cwd, env: options.env, stderr: options.stderr, ...(options.stdin ? { stdin: options.stdin } : {}) }),
+      },
     };
     const agent = options.resume
       ? await Agent.resume(options.resume, common)

@@ -10,6 +10,7 @@ export interface RenderTarget {
 
 const dim = (text: string, color: boolean) => (color ? `\u001b[2m${text}\u001b[22m` : text);
 const red = (text: string, color: boolean) => (color ? `\u001b[31m${text}\u001b[39m` : text);
+const yellow = (text: string, color: boolean) => (color ? `\u001b[33m${text}\u001b[39m` : text);
 
 /** A one-line summary of a tool call's arguments: the path, the command, the pattern. */
 export function summarizeArgs(args: unknown): string {
@@ -44,6 +45,11 @@ export function createTextRenderer(target: RenderTarget) {
         target.stderr.write(dim(`[mode ${update.from} -> ${update.to}]\n`, target.color));
       } else if (update.type === 'retry') {
         target.stderr.write(dim(`[retrying in ${Math.round(update.delayMs / 100) / 10} s: ${update.reason}]\n`, target.color));
+      } else if (update.type === 'warning') {
+        // Something the run goes on without (an MCP server that did not start or is not trusted).
+        if (lineOpen) target.stdout.write('\n');
+        lineOpen = false;
+        target.stderr.write(`${yellow('!', target.color)} ${update.message}\n`);
       }
     },
     onMessage(message: SDKMessage): void {

@@ -4,15 +4,18 @@ import { ConfigurationError } from '../spec/errors/index.js';
 
 /**
  * Configuration files of the de-facto formats (Cursor, Claude Code, Cairn's own) that declare hooks,
- * MCP servers or subagents, which Cairn does not load yet. Files of a layer the agent was asked to load
- * explicitly are refused rather than skipped: hooks are a project's policy boundary and MCP servers or
- * subagents change what the agent can do, so running without them would be a quiet lie.
+ * MCP servers or subagents, which Cairn does not load yet (MCP files: when no MCP plugin is
+ * registered). Files of a layer the agent was asked to load explicitly are refused rather than
+ * skipped: hooks are a project's policy boundary and MCP servers or subagents change what the agent
+ * can do, so running without them would be a quiet lie.
  */
-const projectFiles = ['.cursor/hooks.json', '.cairn/hooks.json', '.cursor/mcp.json', '.cairn/mcp.json', '.mcp.json'];
+const projectHookFiles = ['.cursor/hooks.json', '.cairn/hooks.json'];
+const projectMcpFiles = ['.cursor/mcp.json', '.cairn/mcp.json', '.mcp.json'];
 const projectAgentFolders = ['.cursor/agents', '.cairn/agents', '.claude/agents'];
 /** Claude Code keeps hooks inside its settings file. */
 const settingsWithHooks = ['.claude/settings.json', '.claude/settings.local.json'];
-const userFiles = ['.cursor/hooks.json', '.cursor/mcp.json'];
+const userHookFiles = ['.cursor/hooks.json'];
+const userMcpFiles = ['.cursor/mcp.json'];
 const userAgentFolders = ['.cursor/agents', '.claude/agents'];
 
 export interface UnsupportedFilesInput {
@@ -25,14 +28,17 @@ export interface UnsupportedFilesInput {
   /** Which layers were asked for explicitly in local.settingSources. */
   project: boolean;
   user: boolean;
+  /** An MCP plugin is registered: its config files load, so they are not refused. */
+  mcp: boolean;
 }
 
 export async function findUnsupportedConfigFiles(input: UnsupportedFilesInput): Promise<string[]> {
   const found: string[] = [];
-  if (input.project) found.push(...(await layerFiles(input.root, projectFiles, projectAgentFolders, settingsWithHooks)));
+  const withMcp = (hooks: string[], mcp: string[]) => (input.mcp ? hooks : [...hooks, ...mcp]);
+  if (input.project) found.push(...(await layerFiles(input.root, withMcp(projectHookFiles, projectMcpFiles), projectAgentFolders, settingsWithHooks)));
   if (input.user) {
-    found.push(...(await layerFiles(input.userHome, userFiles, userAgentFolders, settingsWithHooks.slice(0, 1))));
-    found.push(...(await layerFiles(input.cairnHome, ['hooks.json', 'mcp.json'], ['agents'], [])));
+    found.push(...(await layerFiles(input.userHome, withMcp(userHookFiles, userMcpFiles), userAgentFolders, settingsWithHooks.slice(0, 1))));
+    found.push(...(await layerFiles(input.cairnHome, withMcp(['hooks.json'], ['mcp.json']), ['agents'], [])));
   }
   return found;
 }
@@ -42,7 +48,8 @@ export async function assertNoUnsupportedConfigFiles(input: UnsupportedFilesInpu
   const found = await findUnsupportedConfigFiles(input);
   if (found.length === 0) return;
   throw new ConfigurationError(
-    `${found.join(', ')} declare${found.length === 1 ? 's' : ''} hooks, MCP servers or subagents, which Cairn does not load yet. ` +
+    `${found.join(', ')} declare${found.length === 1 ? 's' : ''} hooks, MCP servers or subagents, which Cairn does not load yet ` +
+      '(MCP servers load when an MCP plugin is registered: mcpPlugin() of @cairn/tools-mcp, registered by @cairn/sdk). ' +
       'Rather than run without them, the agent refuses: remove or rename the file(s), or leave that layer out of local.settingSources.',
   );
 }

@@ -4,7 +4,7 @@ import { sensitiveFileReason } from '../node/sensitive-files.js';
 import type { ToolCategory } from '../spec/tool/v1/index.js';
 import type { DeniedFilesIndex } from '../node/denied-files.js';
 import { pathRuleMatches } from './path-rules.js';
-import { commandGlobToRegExp, globToRegExp, mcpSubject, type ParsedPermissionRule, type PermissionDecision, type PermissionRules, parsePermissionRules, urlMatches } from './permission-rules.js';
+import { commandGlobToRegExp, globToRegExp, isCustomUserTool, mcpSubject, type ParsedPermissionRule, type PermissionDecision, type PermissionRules, parsePermissionRules, urlMatches } from './permission-rules.js';
 import { createReadDenyCommandCheck } from './read-deny-commands.js';
 import { analyzeShellCommand, type ShellCommandAnalysis } from './shell-analysis.js';
 import { allowCoverage, findAnyPartRule, possibleMatchReason, runThrough } from './shell-rules.js';
@@ -24,7 +24,7 @@ export interface PermissionCheckRequest {
   input: unknown;
   /** Absolute paths the call touches (from `tool.paths(input)`, resolved against cwd). */
   paths: string[];
-  /** The shell command or URL a `shell(...)` / `webFetch(...)` rule matches (`tool.ruleSubject(input)`). */
+  /** What a rule's specifier matches (`tool.ruleSubject(input)`): the shell command, the URL, or an MCP or custom tool's `server:tool`. */
   subject?: string;
   /** The canonical workspace root. */
   cwd: string;
@@ -133,7 +133,9 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   function specifierMatches(rule: ParsedPermissionRule, request: PermissionCheckRequest, mode: 'any' | 'all'): boolean {
     if (rule.specifier === undefined) return true;
     if (request.category === 'mcp' || request.category === 'custom' || rule.tool === 'mcp') {
-      return globToRegExp(rule.specifier).test(mcpSubject(request.toolName, request.toolId));
+      const pattern = globToRegExp(rule.specifier);
+      // A custom tool is matched by `custom-user-tools:<name>` and, as before, by its bare name.
+      return pattern.test(mcpSubject(request.toolName, request.toolId, request.subject)) || (isCustomUserTool(request) && pattern.test(request.toolName));
     }
     if (request.toolId === 'webFetch' || request.category === 'web') {
       return request.subject !== undefined && urlMatches(rule.specifier, request.subject);
@@ -167,6 +169,8 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   }
 
   async function decide(decision: PermissionDecision, request: PermissionCheckRequest, reason: string, rule?: ParsedPermissionRule, analysis?: ShellCommandAnalysis): Promise<PermissionResult> {
+    // As in the reference SDK: custom tools skip interactive approval; deny rules still refuse them.
+    if (decision === 'ask' && isCustomUserTool(request)) return decide('allow', request, `${reason}; custom tools (local.customTools) skip interactive approval`, rule);
     if (decision === 'ask') return resolveAsk(request, reason, rule, analysis);
     const result: PermissionResult = { decision, reason };
     if (rule) result.rule = describeRule(rule);

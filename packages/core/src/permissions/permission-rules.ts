@@ -78,9 +78,25 @@ export function urlMatches(specifier: string, url: string): boolean {
   return globToRegExp(specifier).test(url);
 }
 
-/** `mcp(github:*)` is matched against `server:tool`, derived from `mcp__server__tool` names. */
-export function mcpSubject(toolName: string, toolId: string): string {
+/**
+ * The in-process MCP server `local.customTools` form (as in the reference SDK): rules name them
+ * `mcp(custom-user-tools:<name>)`, and they skip interactive approval.
+ */
+export const customToolsServer = 'custom-user-tools';
+
+/**
+ * What `mcp(github:*)` is matched against: `server:tool`. A tool that carries its subject (MCP
+ * tools whose sanitised name cannot be read back, custom tools) gives it as `tool.ruleSubject`;
+ * otherwise it is derived from an `mcp__server__tool` name, else the name itself.
+ */
+export function mcpSubject(toolName: string, toolId: string, subject?: string): string {
+  if (subject?.includes(':')) return subject;
   const qualified = /^mcp__(.+?)__(.+)$/.exec(toolName) ?? /^mcp__(.+?)__(.+)$/.exec(toolId);
   if (qualified) return `${qualified[1]}:${qualified[2]}`;
   return toolName;
+}
+
+/** A tool of `local.customTools`: category `custom` with the subject `custom-user-tools:<name>`. */
+export function isCustomUserTool(request: { category: string; subject?: string }): boolean {
+  return request.category === 'custom' && request.subject?.startsWith(`${customToolsServer}:`) === true;
 }

@@ -1,11 +1,12 @@
 import { ConfigurationError } from '../spec/errors/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
+import type { McpConnector } from '../spec/mcp/v1/index.js';
 import type { CairnPlugin, PluginReplacements } from '../spec/plugin/v1/index.js';
 import type { ToolDefinition } from '../spec/tool/v1/index.js';
 import { validateMode } from './validate-mode.js';
 
-/** The four things a plugin contributes, by the name of their slot on CairnPlugin and in `replaces`. */
-export type PluginSlot = keyof PluginReplacements;
+/** The four things a plugin contributes by id, by the name of their slot on CairnPlugin and in `replaces`. */
+export type PluginSlot = Exclude<keyof PluginReplacements, 'mcp'>;
 
 const slots: readonly PluginSlot[] = ['providers', 'modes', 'stores', 'tools'];
 const singular: Record<PluginSlot, string> = { providers: 'provider', modes: 'mode', stores: 'store', tools: 'tool' };
@@ -125,15 +126,46 @@ function checkedTool(tool: unknown, pluginName: string): ToolDefinition {
   return definition;
 }
 
-/** `replaces`, checked: known slots, arrays of ids. */
+/** `replaces`, checked: known slots, arrays of ids, and `mcp` true or false. */
 function replacementsOf(plugin: CairnPlugin): PluginReplacements {
   const replaces = plugin.replaces;
   if (replaces === undefined) return {};
-  const shape = `{ providers?, modes?, stores?, tools? }, each an array of ids (for example replaces: { modes: ['agent'] })`;
+  const shape = `{ providers?, modes?, stores?, tools?, mcp? }, each an array of ids and mcp true or false (for example replaces: { modes: ['agent'] })`;
   if (typeof replaces !== 'object' || replaces === null || Array.isArray(replaces)) throw new ConfigurationError(`Plugin "${plugin.name}": "replaces" must be ${shape}.`);
   for (const [slot, ids] of Object.entries(replaces)) {
-    if (!slots.includes(slot as PluginSlot)) throw new ConfigurationError(`Plugin "${plugin.name}": replaces does not know "${slot}"; it takes ${slots.join(', ')}.`);
+    if (slot === 'mcp') {
+      if (typeof ids !== 'boolean') throw new ConfigurationError(`Plugin "${plugin.name}": replaces.mcp must be true (take over the MCP connector) or false.`);
+      continue;
+    }
+    if (!slots.includes(slot as PluginSlot)) throw new ConfigurationError(`Plugin "${plugin.name}": replaces does not know "${slot}"; it takes ${slots.join(', ')}, mcp.`);
     if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw new ConfigurationError(`Plugin "${plugin.name}": replaces.${slot} must be an array of ids.`);
   }
   return replaces;
+}
+
+/**
+ * The MCP connector this plugin registers, checked against the one registered (there is one per
+ * registry): undefined when the plugin brings none or the very same one. Taking it over needs
+ * `replaces: { mcp: true }`, which in turn needs a connector to take over. Throws changing nothing.
+ */
+export function planMcpRegistration(plugin: CairnPlugin, registered: Registered<McpConnector> | undefined): McpConnector | undefined {
+  const declared = replacementsOf(plugin).mcp === true;
+  const connector = plugin.mcp;
+  if (connector === undefined) {
+    if (declared) throw new ConfigurationError(`Plugin "${plugin.name}" declares replaces.mcp but registers no mcp connector. Remove replaces.mcp, or give the plugin an mcp connector.`);
+    return undefined;
+  }
+  if (typeof connector !== 'object' || connector === null || typeof connector.configProblem !== 'function' || typeof connector.open !== 'function') {
+    throw new ConfigurationError(`Plugin "${plugin.name}": "mcp" must be an MCP connector { configProblem(name, config), open(options) }, such as mcpPlugin() of @cairn/tools-mcp provides.`);
+  }
+  if (registered?.value === connector) return undefined;
+  if (registered && !declared) {
+    throw new ConfigurationError(
+      `Plugin "${plugin.name}" registers an MCP connector, but plugin "${registered.plugin.name}" already registered one (there is one per registry). Register only one of them, or let "${plugin.name}" take it over: add replaces: { mcp: true } to it and register it after "${registered.plugin.name}".`,
+    );
+  }
+  if (!registered && declared) {
+    throw new ConfigurationError(`Plugin "${plugin.name}" declares replaces.mcp, but no plugin registered an MCP connector before it. Remove replaces.mcp, or register "${plugin.name}" after the plugin it replaces.`);
+  }
+  return connector;
 }

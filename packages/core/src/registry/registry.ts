@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../spec/errors/index.js';
 import type { EmbeddingModelV1 } from '../spec/embedding-model/v1/index.js';
+import type { McpConnector } from '../spec/mcp/v1/index.js';
 import type { LanguageModelV1 } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { CairnPlugin, StoreFactory } from '../spec/plugin/v1/index.js';
@@ -9,7 +10,7 @@ import { type AutoChoice, isRouterModelId, optimizeForParameter, routeAutoModel 
 import { fallbackAgentMode, fallbackStores } from './fallbacks.js';
 import { isProviderConfigured, locateModel, tryLocateModel } from './model-id.js';
 import { type CallParams, parseModelParams } from './model-params.js';
-import { planRegistration, type Registered, type RegisteredSlots } from './plugin-registration.js';
+import { planMcpRegistration, planRegistration, type Registered, type RegisteredSlots } from './plugin-registration.js';
 import { hostEnv } from '../util/host-env.js';
 
 export interface ResolvedModel {
@@ -60,6 +61,8 @@ export interface Registry {
   store(name: string): StoreFactory | undefined;
   /** The names `store(name)` knows, for messages that list the choices. */
   storeNames(): string[];
+  /** The MCP connector (`CairnPlugin.mcp`, from `@cairn/tools-mcp`): one per registry, undefined when none is registered. */
+  mcp(): McpConnector | undefined;
   /**
    * `provider/model`, a catalog id or alias without the provider (`gpt-5.2`), or the router
    * (`auto-smart`, `auto`). Throws a ConfigurationError naming close matches for an unknown id.
@@ -78,12 +81,16 @@ export function createRegistry(plugins: CairnPlugin[] = []): Registry {
   const lookup = <T>(slot: keyof RegisteredSlots, key: string): T | undefined => (slots[slot].get(key) as Registered<T> | undefined)?.value;
   // Provider lookups (model ids) read a plain map, as before.
   const providerMap = new Map<string, ProviderV1>();
+  let mcp: Registered<McpConnector> | undefined;
 
   const registry: Registry = {
     use(plugin) {
       if (!plugin || typeof plugin.name !== 'string' || !plugin.name) throw new ConfigurationError('registry.use(plugin) needs a plugin object with a name.');
       if (registered.includes(plugin)) return registry;
-      for (const { slot, key, value } of planRegistration(plugin, slots)) {
+      const contributions = planRegistration(plugin, slots);
+      const connector = planMcpRegistration(plugin, mcp);
+      if (connector) mcp = { value: connector, plugin };
+      for (const { slot, key, value } of contributions) {
         // Map.set on an existing key keeps its place: a replacement is listed where the original was.
         slots[slot].set(key, { value, plugin });
         if (slot === 'providers') providerMap.set(key, value as ProviderV1);
@@ -104,6 +111,7 @@ export function createRegistry(plugins: CairnPlugin[] = []): Registry {
     },
     store: (name) => lookup<StoreFactory>('stores', name) ?? (Object.hasOwn(fallbackStores, name) ? fallbackStores[name] : undefined),
     storeNames: () => [...new Set([...slots.stores.keys(), ...Object.keys(fallbackStores)])],
+    mcp: () => mcp?.value,
     resolveModel(modelId, options = {}) {
       if (isRouterModelId(modelId)) return resolveAuto([...providerMap.values()], options);
       const { provider, localId, entry: catalog } = locateModel(modelId, providerMap, options);

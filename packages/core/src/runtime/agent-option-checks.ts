@@ -6,6 +6,7 @@ import type { AgentStore } from '../spec/store/v1/index.js';
 import type { ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
 import type { AgentOptions } from './agent-options.js';
 import type { AgentRuntime } from './agent-runtime.js';
+import { assertMcpLocalOptions, assertMcpServers } from './agent-mcp.js';
 import { validateCustomTools } from './custom-tools.js';
 import { registryFor } from './agent-registry.js';
 import { assertLoadableConfigFiles } from './settings-for-send.js';
@@ -17,7 +18,6 @@ import { toolMatches } from './tool-set.js';
  */
 const notYetSupported: Record<string, string> = {
   agents: 'Named subagents (agents) are not supported yet: Cairn has no task tool. Remove the option; the agent runs without subagents.',
-  mcpServers: 'MCP servers (mcpServers) are not supported yet. Remove the option, or expose the functions as local.customTools.',
 };
 
 /** Cloud-only options of the reference SDK: Cairn agents are local. */
@@ -57,9 +57,10 @@ export function assertSettingSources(sources: readonly string[] | undefined, whe
  * `tools` and `disallowedTools` name tool ids (`read`, `shell`), model-facing names (`read_file`),
  * the groups `shell` and `mcp`, or custom tool names. An unknown name is a typo that would silently
  * widen (disallowedTools) or empty (tools) the tool set, so it is refused; so is an allow-list entry
- * for a tool that exists but is not configured, which would otherwise vanish from the list.
+ * for a tool that exists but is not configured, which would otherwise vanish from the list. With
+ * `mcpTools`, an `mcp__server__tool` name is accepted: MCP tools are known only once servers start.
  */
-export function assertToolNames(options: { tools?: ToolName[]; disallowedTools?: ToolName[] }, tools: readonly ToolDefinition[], context: { where: string; cwd: string; settings: Record<string, unknown> }): void {
+export function assertToolNames(options: { tools?: ToolName[]; disallowedTools?: ToolName[] }, tools: readonly ToolDefinition[], context: { where: string; cwd: string; settings: Record<string, unknown>; mcpTools?: boolean }): void {
   for (const field of ['tools', 'disallowedTools'] as const) {
     const names = options[field];
     if (names === undefined) continue;
@@ -67,6 +68,7 @@ export function assertToolNames(options: { tools?: ToolName[]; disallowedTools?:
     for (const name of names) {
       const matching = tools.filter((tool) => toolMatches(tool, name));
       const isGroup = name === 'mcp' || name === 'shell';
+      if (matching.length === 0 && context.mcpTools && typeof name === 'string' && name.startsWith('mcp__')) continue;
       if (matching.length === 0 && !isGroup) {
         const missing = documentedButMissing[name];
         if (missing && field === 'disallowedTools') continue;
@@ -93,9 +95,11 @@ export async function checkAgentOptions(runtime: AgentRuntime, options: Partial<
   const registry = registryFor(runtime, options);
   const review = autoReviewSettings(options.local?.autoReview, where);
   if (review?.model) resolveModelSelection(registry, review.model, options as AgentOptions);
+  assertMcpServers(registry, options.mcpServers, where);
+  assertMcpLocalOptions(options.local, where);
   const tools = [...registry.tools(), ...validateCustomTools(options.local?.customTools, registry.tools())];
-  assertToolNames(options, tools, { where, cwd, settings: options.toolSettings ?? {} });
-  await assertLoadableConfigFiles(options, cwd);
+  assertToolNames(options, tools, { where, cwd, settings: options.toolSettings ?? {}, mcpTools: registry.mcp() !== undefined });
+  await assertLoadableConfigFiles(options, cwd, registry.mcp() !== undefined);
 }
 
 /** A caller-chosen agent id: the reference SDK's `agentId` option; it must be new. */

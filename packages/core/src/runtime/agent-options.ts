@@ -1,7 +1,7 @@
 import type { RetryPolicy } from '../model-call/retry-policy.js';
 import type { Registry } from '../registry/registry.js';
 import type { ConversationStep, InteractionUpdate } from '../spec/events/v1/index.js';
-import type { McpServerConfig } from '../spec/mcp/v1/index.js';
+import type { McpProjectServer, McpServerConfig } from '../spec/mcp/v1/index.js';
 import type { ModelSelection, ProviderSettings } from '../spec/provider/v1/index.js';
 import type { AgentStore } from '../spec/store/v1/index.js';
 import type { CustomTool, ToolName } from '../spec/tool/v1/index.js';
@@ -45,6 +45,18 @@ export interface LocalOptions {
   /** Which on-disk layers load (default: project and user instructions, restricting rules only). */
   settingSources?: SettingSource[];
   customTools?: Record<string, CustomTool>;
+  /**
+   * Cairn: which MCP config-file layers load, whatever `settingSources` says (by default, as in the
+   * reference SDK, MCP files load only for the layers `settingSources` names). For hosts that confirm
+   * project servers themselves (the CLI): pass `['project', 'user']` with `trustProjectServer`.
+   */
+  mcpConfigFiles?: Array<'project' | 'user'>;
+  /**
+   * Cairn: asked before each project MCP server starts (with its config hash, so a host can remember
+   * the answer and ask again when the config changes); false leaves the server out with a warning.
+   * Without it, a loaded project layer's servers start (headless runs that asked for the project layer).
+   */
+  trustProjectServer?(server: McpProjectServer): boolean | Promise<boolean>;
   sandboxOptions?: SandboxOptions;
   /**
    * Review each shell, MCP and web-fetch call with a model before it runs; a blocked call is
@@ -70,7 +82,13 @@ export interface AgentOptions {
   agentId?: string;
   /** Not supported yet (subagents): passing it throws a ConfigurationError. */
   agents?: Record<string, AgentDefinition>;
-  /** Not supported yet: passing it throws a ConfigurationError. */
+  /**
+   * MCP servers for every run of this handle (a send's own `mcpServers` replace them for that run),
+   * checked here by the registered MCP plugin (`mcpPlugin()` of `@cairn/tools-mcp`; without one,
+   * passing servers is a ConfigurationError). Started at the first run that uses them, shared by
+   * the agent's runs, closed by `close()`. Never stored: pass them again on Agent.resume. Config
+   * files add servers only for the layers `local.settingSources` names (docs/mcp.md).
+   */
   mcpServers?: Record<string, McpServerConfig>;
   /** Cloud agents are out of Cairn's scope: passing it throws a ConfigurationError. */
   cloud?: Record<string, unknown>;
@@ -146,7 +164,10 @@ export interface SendOptions {
   /** Called once per conversation step (an assistant message, a finished tool call, a thinking block), awaited. */
   onStep?(event: { step: ConversationStep }): void | Promise<void>;
   local?: { customTools?: Record<string, CustomTool>; force?: boolean };
-  /** Not supported yet: passing it throws a ConfigurationError. */
+  /**
+   * MCP servers for this run only: they replace the agent's `mcpServers` (not merged); `{}` runs
+   * without inline servers. Checked at send; never stored.
+   */
   mcpServers?: Record<string, McpServerConfig>;
   /** Cloud agents are out of Cairn's scope: passing it throws a ConfigurationError. */
   cloud?: Record<string, unknown>;

@@ -4,7 +4,7 @@ import type { AgentOptions } from './agent-options.js';
 import type { AgentRuntime } from './agent-runtime.js';
 
 /** What the agent calls on a registry; checked so a wrong object fails at create, not mid-run. */
-const registryMethods = ['use', 'provider', 'providers', 'tools', 'mode', 'modes', 'store', 'storeNames', 'resolveModel', 'listModels', 'catalogEntry'] as const;
+const registryMethods = ['use', 'provider', 'providers', 'tools', 'mode', 'modes', 'store', 'storeNames', 'resolveModel', 'listModels', 'catalogEntry', 'mcp'] as const;
 
 /**
  * The registry an agent uses for models, tools, modes and named stores: `AgentOptions.registry`

@@ -3,7 +3,6 @@ import type { ResolvedModel } from '../registry/registry.js';
 import type { InteractionUpdate } from '../spec/events/v1/index.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { AgentStore, RunRecord } from '../spec/store/v1/index.js';
-import type { ToolDefinition } from '../spec/tool/v1/index.js';
 import type { AgentOptions, SendOptions } from './agent-options.js';
 import type { AgentRuntime } from './agent-runtime.js';
 import { createAutoReviewer } from './auto-review.js';
@@ -15,6 +14,7 @@ import { resolveModelSelection } from './model-selection.js';
 import { createPermissionChecker, type PermissionCheckerExtras } from './permission-checker.js';
 import type { AgentApprovalSettings } from './run-approval-settings.js';
 import type { RunEventLog } from './run-event-log.js';
+import type { RunToolList } from './run-mcp-tools.js';
 import type { RunPlan } from './run-plan.js';
 import { runMessage } from './run-start-events.js';
 import type { Run } from './run.js';
@@ -50,7 +50,8 @@ export interface RunPlanInput {
   options: SendOptions;
   settings: SendSettings;
   checkpointer: ConversationCheckpointer;
-  tools: ToolDefinition[];
+  /** The run's tools as they are at each step: MCP servers' lists change (run-mcp-tools.ts). */
+  tools: RunToolList;
   state: Record<string, unknown>;
   mode: string;
   messages: ModelMessage[];
@@ -73,7 +74,10 @@ export function buildRunPlan(agent: RunPlanAgent, input: RunPlanInput): RunPlan 
     resolveMode: (id) => agent.runtime.registry.mode(id),
     model: agent.resolved,
     maxSteps: options.maxSteps ?? agent.options.maxSteps ?? 50,
-    tools: input.tools,
+    // Read at every step (RunScope caches by the list's identity), so list_changed shows at the next one.
+    get tools() {
+      return input.tools();
+    },
     ...(agent.options.tools ? { allow: agent.options.tools } : {}),
     ...(agent.options.disallowedTools ? { deny: agent.options.disallowedTools } : {}),
     checkPermission: (tool, toolInput, paths, currentMode) => permissions.check(tool, toolInput, paths, currentMode, input.controller.signal),

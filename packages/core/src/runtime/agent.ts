@@ -1,9 +1,9 @@
 import type { ResolvedModel } from '../registry/registry.js';
 import { ConfigurationError } from '../spec/errors/index.js';
-import type { AgentUsage, InteractionUpdate, } from '../spec/events/v1/index.js';
+import type { AgentUsage } from '../spec/events/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ModelSelection } from '../spec/provider/v1/index.js';
-import type { AgentRecord, AgentStore, RunRecord } from '../spec/store/v1/index.js';
+import type { AgentRecord, AgentStore, ApprovalRecord, RunRecord } from '../spec/store/v1/index.js';
 import type { AgentOptions, SendOptions } from './agent-options.js';
 import { type AgentRuntime, newId } from './agent-runtime.js';
 import { ConversationCheckpointer, loadConversation } from './conversation-checkpoint.js';
@@ -15,6 +15,8 @@ import { RunEventLog } from './run-event-log.js';
 import { executeRun, type RunOutcome } from './run-executor.js';
 import { rewindAgent, type RewindReport } from './rewind.js';
 import { customToolsToDefinitions, offeredTools } from './tool-set.js';
+import { AgentMcp, assertMcpServers } from './agent-mcp.js';
+import { RunMcpWarnings } from './run-mcp-warnings.js';
 import { validateCustomTools } from './custom-tools.js';
 import { normalizeUserMessage } from './user-message-input.js';
 import { buildUserMessage, type UserMessage } from './user-message.js';
@@ -25,15 +27,14 @@ import { buildRunPlan, type RunBook, type RunPlanAgent } from './agent-run-plan.
 import { finishRun } from './run-finish.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import { assertMode, assertSupportedOptions, checkAgentOptions, freshAgentId } from './agent-option-checks.js';
-import { closeRun, recoverInterruptedRuns } from './recovery.js';
+import { recoverInterruptedRuns } from './recovery.js';
+import { failedRunResult, recordTurnUsage } from './run-record-updates.js';
 import { agentRuntimeFor } from './agent-registry.js';
 import { resolveAgentStore } from './agent-store-choice.js';
 import { type AgentApprovalSettings, approvalSettingsFor } from './run-approval-settings.js';
 import { resumePointOf, waitingMarker } from './run-resume.js';
-import type { ApprovalRecord } from '../spec/store/v1/index.js';
 import { agentTurnQueue, type AgentTurnQueue } from './agent-turn-queue.js';
 import { runMessage, runStartEvents } from './run-start-events.js';
-import { addUsage, emptyUsage } from './token-usage.js';
 import { listAgentArtifacts, readAgentArtifact, type SDKArtifact } from './agent-artifacts.js';
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
@@ -51,6 +52,8 @@ export class CairnAgent {
   private readonly runtime: AgentRuntime;
   /** How this agent's runs ask for approval (validated at create/resume). */
   private readonly approvals: AgentApprovalSettings;
+  /** The agent's MCP servers, started at the first run that has some; closed by close(). */
+  private readonly mcp: AgentMcp;
 
   private constructor(
     runtime: AgentRuntime,
@@ -66,6 +69,7 @@ export class CairnAgent {
     this.currentMode = record.mode;
     this.resolved = resolveModelSelection(this.runtime.registry, this.selection, options);
     this.turns = agentTurnQueue(this.runtime, store, record.agentId);
+    this.mcp = AgentMcp.for(this.runtime.registry, record.agentId, record.cwd, options);
   }
 
   /** @internal Use Agent.create. */
@@ -147,6 +151,7 @@ export class CairnAgent {
   async send(message: string | UserMessage, options: SendOptions = {}): Promise<Run> {
     if (this.closed) throw new ConfigurationError('This agent was closed. Resume it with Agent.resume(agentId) to send again.');
     assertSupportedOptions(options, 'send');
+    assertMcpServers(this.runtime.registry, options.mcpServers, 'send');
     if (options.model) {
       const selection = normalizeModelSelection(options.model);
       this.resolved = resolveModelSelection(this.runtime.registry, selection, this.options);
@@ -188,7 +193,7 @@ export class CairnAgent {
     const done = new Promise<RunResult>((resolve) => (resolveDone = resolve));
     const run = new Run(this.store, record, { log, cancel: () => controller.abort(), done });
     this.lastSend = this.turns
-      .enqueue(runId, controller, () => this.execute(run, record, log, controller, userMessage, runMode, options).catch((error: unknown) => this.failedResult(run, error)))
+      .enqueue(runId, controller, () => this.execute(run, record, log, controller, userMessage, runMode, options).catch((error: unknown) => failedRunResult(this.store, run, error)))
       .then(resolveDone);
     return run;
   }
@@ -206,6 +211,7 @@ export class CairnAgent {
     const started = Date.now();
     const book: RunBook = { record: { ...initial, checkpointBefore: (await this.store.agents.get(this.agentId))?.checkpointRoot ?? this.record.checkpointRoot }, fileChanges: Promise.resolve() };
     const message = runMessage(this.agentId, run.id);
+    const warnings = new RunMcpWarnings(message);
     const stopHeartbeat = await this.turns.lease.keepAlive(run.id, controller);
     try {
       const latest = await this.store.agents.get(this.agentId);
@@ -223,8 +229,8 @@ export class CairnAgent {
       delete state.pendingModeSwitch;
       if (decided.approval) this.currentMode = runMode;
       const mode = this.modeDefinition(runMode);
-      const tools = this.runTools(options);
-      const settings = await loadSendSettingsOrError(this.options, this.record.cwd, this.runtime.registry.modes());
+      const settings = await loadSendSettingsOrError(this.options, this.record.cwd, this.runtime.registry.modes(), this.runtime.registry.mcp() !== undefined);
+      const tools = await this.runTools(options, settings.error ? undefined : warnings.warn, controller.signal);
       const user = await buildUserMessage({
         message: userMessage,
         cwd: this.record.cwd,
@@ -239,7 +245,7 @@ export class CairnAgent {
           ? { from: snapshot.mode, source: 'user' as const }
           : undefined;
       const startEvents = runStartEvents({
-        message, model: this.runSelection(), toolNames: offeredTools(tools, {
+        message, model: this.runSelection(), toolNames: offeredTools(tools(), {
           ...(this.options.tools ? { allow: this.options.tools } : {}),
           ...(this.options.disallowedTools ? { deny: this.options.disallowedTools } : {}),
           mode, cwd: this.record.cwd, settings: this.options.toolSettings ?? {}, stableToolList: this.options.stableToolList === true,
@@ -247,9 +253,10 @@ export class CairnAgent {
         ...(modeChange ? { modeChange } : {}),
         ...(decided.approval ? { approvalUpdate: decided.approval.update } : {}),
       });
-      await log.append(startEvents);
-      // The opening updates (user-message-appended, a mode change) reach onDelta like every later one.
-      for (const event of startEvents) if (event.kind === 'update') await options.onDelta?.({ update: event.update });
+      const opening = [...startEvents, ...warnings.open(mode.id, log, options.onDelta)];
+      await log.append(opening);
+      // The opening updates (user-message-appended, a mode change, MCP warnings) reach onDelta like every later one.
+      for (const event of opening) if (event.kind === 'update') await options.onDelta?.({ update: event.update });
       const checkpointer = this.checkpointerFor(history, mode.id);
       const outcome: RunOutcome = settings.error
         ? { status: 'error', result: '', messages: history, mode: mode.id, error: { message: settings.error.message, code: settings.error.code ?? 'configuration_error' } }
@@ -258,6 +265,7 @@ export class CairnAgent {
           : await executeRun(buildRunPlan(this.planSource(), { run, book, log, controller, options, settings: settings.value, checkpointer, tools, state, mode: mode.id, messages: [...history, user] }));
       return await this.finishRun(run, book, log, outcome, state, checkpointer, started, mode.id);
     } finally {
+      warnings.end();
       stopHeartbeat();
     }
   }
@@ -274,13 +282,14 @@ export class CairnAgent {
     let resolveDone!: (result: RunResult) => void;
     const done = new Promise<RunResult>((resolve) => (resolveDone = resolve));
     const run = new Run(this.store, owned, { log, cancel: () => controller.abort(), done });
-    this.lastSend = this.turns.enqueue(waiting.runId, controller, () => this.executeResumed(run, owned, log, controller).catch((error: unknown) => this.failedResult(run, error))).then(resolveDone);
+    this.lastSend = this.turns.enqueue(waiting.runId, controller, () => this.executeResumed(run, owned, log, controller).catch((error: unknown) => failedRunResult(this.store, run, error))).then(resolveDone);
     return run;
   }
 
   private async executeResumed(run: Run, waiting: RunRecord, log: RunEventLog, controller: AbortController): Promise<RunResult> {
     const started = waiting.createdAt;
     const book: RunBook = { record: waiting, fileChanges: Promise.resolve() };
+    const warnings = new RunMcpWarnings(runMessage(this.agentId, run.id));
     const stopHeartbeat = await this.turns.lease.keepAlive(run.id, controller);
     try {
       const snapshot = await loadConversation(this.store.checkpoints, this.record.checkpointRoot);
@@ -288,31 +297,39 @@ export class CairnAgent {
       const approvals: ApprovalRecord[] = (await this.store.approvals?.list({ runId: run.id })) ?? [];
       const point = resumePointOf(waiting, approvals, snapshot.messages);
       const checkpointer = this.checkpointerFor(point ? point.messages : repairConversation(snapshot.messages).messages, point?.mode ?? snapshot.mode);
-      const settings = await loadSendSettingsOrError(this.options, this.record.cwd, this.runtime.registry.modes());
+      const settings = await loadSendSettingsOrError(this.options, this.record.cwd, this.runtime.registry.modes(), this.runtime.registry.mcp() !== undefined);
       const outcome: RunOutcome = !point
         ? { status: 'error', result: '', messages: repairConversation(snapshot.messages).messages, mode: snapshot.mode, error: { message: 'The run waited for approval, but its saved conversation does not show what it waited for; it was closed.', code: 'interrupted' } }
         : settings.error
           ? { status: 'error', result: '', messages: repairConversation(snapshot.messages).messages, mode: point.mode, error: { message: settings.error.message, code: settings.error.code ?? 'configuration_error' } }
-          : await executeRun(buildRunPlan(this.planSource(), { run, book, log, controller, options: {}, settings: settings.value, checkpointer, tools: this.runTools({}), state, mode: point.mode, messages: point.messages, resume: point.resume }));
+          : await executeRun(buildRunPlan(this.planSource(), { run, book, log, controller, options: {}, settings: settings.value, checkpointer, tools: await this.runTools({}, warnings.opened(point.mode, log), controller.signal), state, mode: point.mode, messages: point.messages, resume: point.resume }));
       return await this.finishRun(run, book, log, outcome, state, checkpointer, started, point?.mode ?? snapshot.mode);
     } finally {
+      warnings.end();
       stopHeartbeat();
     }
   }
 
-  private runTools(options: SendOptions) {
-    return [...this.runtime.registry.tools(), ...customToolsToDefinitions(options.local?.customTools ?? this.options.local?.customTools)];
+  /** The registry's tools and the custom tools, then the MCP servers' (started now; none with `warn` undefined). */
+  private runTools(options: SendOptions, warn: RunMcpWarnings['warn'] | undefined, signal: AbortSignal) {
+    const fixed = [...this.runtime.registry.tools(), ...customToolsToDefinitions(options.local?.customTools ?? this.options.local?.customTools)];
+    return this.mcp.runTools(fixed, { send: options.mcpServers, agent: this.options.mcpServers }, signal, warn);
   }
 
   /**
    * Every checkpoint (each step, and before tools run) moves the agent row, so a killed process
-   * leaves the conversation of its last complete step for the next one.
+   * leaves the conversation of its last complete step for the next one. A store with
+   * `commitCheckpoint` writes the blobs and the row in one transaction.
    */
   private checkpointerFor(history: ModelMessage[], startMode: string): ConversationCheckpointer {
-    return new ConversationCheckpointer(this.store.checkpoints, { root: this.record.checkpointRoot, messages: history }, {
-      // A mode the run switched to is the agent's at once (a crash resumes in it); a send's own mode is not.
-      onSave: async (root, mode) => (this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, ...(mode !== startMode ? { mode } : {}), updatedAt: Date.now() })),
-    });
+    const store = this.store;
+    // A mode the run switched to is the agent's at once (a crash resumes in it); a send's own mode is not.
+    const moveTo = (root: string, mode: string) => ({ checkpointRoot: root, ...(mode !== startMode ? { mode } : {}), updatedAt: Date.now() });
+    const snapshot = { root: this.record.checkpointRoot, messages: history };
+    const commitCheckpoint = store.commitCheckpoint?.bind(store);
+    return new ConversationCheckpointer(store.checkpoints, snapshot, commitCheckpoint
+      ? { commit: async (blobs, root, mode) => (this.record = await commitCheckpoint(this.agentId, blobs, moveTo(root, mode))) }
+      : { onSave: async (root, mode) => (this.record = await store.agents.update(this.agentId, moveTo(root, mode))) });
   }
 
   /** What a run's plan is built from (agent-run-plan.ts). */
@@ -328,7 +345,7 @@ export class CairnAgent {
       onModeChanged: (next) => {
         this.currentMode = next;
       },
-      onTurnUpdate: (run, update) => this.recordTurnUsage(run, update),
+      onTurnUpdate: (run, update) => recordTurnUsage(this.store, run, update),
     };
   }
 
@@ -344,26 +361,6 @@ export class CairnAgent {
   /** Requests for approval of this agent's runs that nobody answered yet, oldest first. */
   async pendingApprovals(): Promise<ApprovalRecord[]> {
     return this.approvals.channel.store.list({ agentId: this.agentId, status: 'pending' });
-  }
-
-  /**
-   * `run.usage` is the running total while the run is in flight: each turn that reported usage adds
-   * to the run's record (in the store too, so Agent.getRun readers see it).
-   */
-  private async recordTurnUsage(run: Run, update: InteractionUpdate): Promise<void> {
-    if (update.type !== 'turn-ended' || !update.usage) return;
-    const turn = { ...update.usage, totalTokens: update.usage.totalTokens ?? update.usage.inputTokens + update.usage.outputTokens };
-    const usage = addUsage(run.usage ?? emptyUsage(), turn);
-    run.updateRecord(await this.store.runs.update(run.id, { usage, updatedAt: Date.now() }));
-  }
-
-  /** The run threw (a store or checkpoint failure): end it in the store too, so streams and other processes see it end. */
-  private async failedResult(run: Run, error: unknown): Promise<RunResult> {
-    const message = error instanceof Error ? error.message : String(error);
-    const failure = { message, code: (error as { code?: string })?.code ?? 'run_failed' };
-    const closed = await closeRun(this.store, run.currentRecord(), 'error', failure).catch(() => undefined);
-    run.updateRecord(closed ?? { ...run.currentRecord(), status: 'error', error: failure });
-    return { ...run.toResult(), status: 'error', error: failure };
   }
 
   private modeDefinition(id: string): ModeDefinition {
@@ -415,12 +412,15 @@ export class CairnAgent {
   async reload(): Promise<void> {
     const latest = await this.store.agents.get(this.agentId);
     if (latest) this.record = latest;
+    await this.mcp.reload();
   }
 
+  /** Waits for the last send, then closes the agent's MCP servers. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.lastSend.catch(() => undefined);
+    await this.mcp.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../spec/errors/index.js';
 import type { JSONSchema } from '../spec/json.js';
 import type { CustomTool, ToolDefinition, ToolInputSchema } from '../spec/tool/v1/index.js';
+import { customToolsServer } from '../permissions/permission-rules.js';
 import { jsonSchemaProblem } from '../tools/json-schema-check.js';
 import { inputSchemaForm, isForeignValidator, toolInputJsonSchema } from '../tools/tool-schema.js';
 import { withStructuredContentForModel } from './tool-result.js';
@@ -12,7 +13,10 @@ const noArguments: JSONSchema = { type: 'object', properties: {} };
 
 /**
  * Check `local.customTools` and turn them into tool definitions (category `custom`, in the `mcp`
- * group for tools/disallowedTools and rules). Runs at Agent.create, Agent.resume and every send
+ * group for tools/disallowedTools and rules). As in the reference SDK they form the in-process MCP
+ * server `custom-user-tools`: their rule subject is `custom-user-tools:<name>` (rules
+ * `mcp(custom-user-tools:*)`), which also lets them skip interactive approval. They keep their bare
+ * names for the model, and no JSON-RPC or child process is involved. Runs at Agent.create, Agent.resume and every send
  * that replaces them, so a bad tool is a ConfigurationError naming it there and never a failed run.
  * `builtInTools` are the registry's tools: a custom tool may not take one of their names, which
  * the provider would refuse as a duplicate.
@@ -49,6 +53,7 @@ function toolDefinition(name: string, tool: CustomTool): ToolDefinition {
     readOnly: tool.readOnly ?? false,
     ...(tool.readOnly ? { readOnlyHint: true } : {}),
     category: 'custom',
+    ruleSubject: () => `${customToolsServer}:${name}`,
     ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
     execute: async (input, context) => withStructuredContentForModel(await tool.execute(input, context)),
   };

@@ -25,6 +25,7 @@ export interface RunPlan {
   resolveMode(id: string): ModeDefinition | undefined;
   model: ResolvedModel;
   maxSteps: number;
+  /** May change between steps (an MCP server's list_changed): read it each time; a new array is a new list. */
   tools: ToolDefinition[];
   allow?: ToolName[];
   deny?: ToolName[];

@@ -1,6 +1,7 @@
 import type { RunModes } from '../machine/run-machine-types.js';
 import type { LanguageModelV1FunctionTool } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
+import type { ToolDefinition } from '../spec/tool/v1/index.js';
 import { toolInputJsonSchema } from '../tools/tool-schema.js';
 import { ContextTokenMeter } from './compaction-tokens.js';
 import { fallbackAgentMode } from './default-modes.js';
@@ -18,8 +19,10 @@ export interface ModeTools {
 
 /**
  * What the actors of one run share that is not run state: the plan, where events go, caches
- * (the tools of each mode are computed once per run, not per step), and bookkeeping of files the
- * tools touched (for glob rules and mode reminders). The run's state lives in the machine.
+ * (the tools of each mode are computed once per tool list, not per step), and bookkeeping of files
+ * the tools touched (for glob rules and mode reminders). The run's state lives in the machine.
+ * `plan.tools` may change between steps (MCP servers' `tools/list_changed`, see run-mcp-tools.ts):
+ * it is read each time, and a new array is a new list.
  */
 export class RunScope {
   readonly publisher: RunPublisher;
@@ -33,12 +36,15 @@ export class RunScope {
   readonly modes: RunModes;
   /** When each step's model call started: step-completed reports the whole step, tools included. */
   readonly stepStartedAt = new Map<number, number>();
-  private readonly toolIds: Map<string, string>;
+  /** The tool list the caches below were computed from. */
+  private toolList: ToolDefinition[];
+  private toolIds: Map<string, string>;
   private readonly modeTools = new Map<string, ModeTools>();
 
   constructor(readonly plan: RunPlan) {
     this.publisher = new RunPublisher({ agentId: plan.agentId, runId: plan.runId }, plan.log, plan.onDelta, plan.watchesUpdates === true);
-    this.toolIds = new Map(plan.tools.map((tool) => [tool.name, tool.id]));
+    this.toolList = plan.tools;
+    this.toolIds = toolIdsOf(this.toolList);
     this.modes = {
       resolve: (id) => plan.resolveMode(id),
       rightsOf: (mode) => modeRights(mode, { tools: plan.tools, allow: plan.allow, deny: plan.deny, cwd: plan.cwd, settings: plan.toolSettings, sandboxFor: plan.sandboxFor }),
@@ -50,23 +56,40 @@ export class RunScope {
     return this.plan.resolveMode(id) ?? fallbackAgentMode;
   }
 
-  toolIdOf = (toolName: string): string => this.toolIds.get(toolName) ?? toolName;
+  toolIdOf = (toolName: string): string => {
+    this.syncToolList();
+    return this.toolIds.get(toolName) ?? toolName;
+  };
 
   toolsFor(modeId: string): ModeTools {
+    this.syncToolList();
     let tools = this.modeTools.get(modeId);
-    if (!tools) this.modeTools.set(modeId, (tools = this.computeTools(this.mode(modeId))));
+    if (!tools) this.modeTools.set(modeId, (tools = this.computeTools(this.mode(modeId), this.toolList)));
     return tools;
   }
 
-  private computeTools(mode: ModeDefinition): ModeTools {
+  /** A changed tool list (an MCP server's list changed) drops what was derived from the old one. */
+  private syncToolList(): void {
+    const current = this.plan.tools;
+    if (current === this.toolList) return;
+    this.toolList = current;
+    this.toolIds = toolIdsOf(current);
+    this.modeTools.clear();
+  }
+
+  private computeTools(mode: ModeDefinition, tools: ToolDefinition[]): ModeTools {
     const { plan } = this;
     const options = { allow: plan.allow, deny: plan.deny, mode, cwd: plan.cwd, settings: plan.toolSettings };
-    const specs = offeredTools(plan.tools, { ...options, stableToolList: plan.stableToolList === true }).map((tool) => ({
+    const specs = offeredTools(tools, { ...options, stableToolList: plan.stableToolList === true }).map((tool) => ({
       type: 'function' as const,
       name: tool.name,
       description: tool.description,
       inputSchema: toolInputJsonSchema(tool.inputSchema),
     }));
-    return { specs, availability: new Map(toolAvailability(plan.tools, options).map((entry) => [entry.tool.name, entry])) };
+    return { specs, availability: new Map(toolAvailability(tools, options).map((entry) => [entry.tool.name, entry])) };
   }
+}
+
+function toolIdsOf(tools: ToolDefinition[]): Map<string, string> {
+  return new Map(tools.map((tool) => [tool.name, tool.id]));
 }

@@ -18,8 +18,8 @@ export interface SendSettings {
  * The on-disk layers for one send, re-read every time (so `agent.reload()` only has to refresh the
  * agent record): rules for the system prompt and reminders, permission layers for the checker.
  */
-export async function loadSendSettings(options: AgentOptions, cwd: string, modes: readonly ModeDefinition[]): Promise<SendSettings> {
-  await assertLoadableConfigFiles(options, cwd);
+export async function loadSendSettings(options: AgentOptions, cwd: string, modes: readonly ModeDefinition[], mcp: boolean): Promise<SendSettings> {
+  await assertLoadableConfigFiles(options, cwd, mcp);
   const config = await loadWorkspaceConfigCached({ root: cwd, env: options.env ?? process.env, ...(options.local?.settingSources ? { settingSources: options.local.settingSources } : {}) });
   const systemPrompt = buildSystemPrompt({
     rules: config.rules,
@@ -34,16 +34,17 @@ export async function loadSendSettings(options: AgentOptions, cwd: string, modes
  * unsupported-config-files.ts). Checked at create/resume and again at every send: files can appear later.
  */
 /** Settings files of a send; a broken one is returned as the error (the run ends with it, closed, not thrown). */
-export async function loadSendSettingsOrError(options: AgentOptions, cwd: string, modes: readonly ModeDefinition[]): Promise<{ value: SendSettings; error?: Error & { code?: string } }> {
+export async function loadSendSettingsOrError(options: AgentOptions, cwd: string, modes: readonly ModeDefinition[], mcp: boolean): Promise<{ value: SendSettings; error?: Error & { code?: string } }> {
   try {
-    return { value: await loadSendSettings(options, cwd, modes) };
+    return { value: await loadSendSettings(options, cwd, modes, mcp) };
   } catch (error) {
     const value: SendSettings = { config: { sources: { project: false, user: false, projectTrusted: false, userTrusted: false }, rules: [], permissionLayers: [] }, systemPrompt: '' };
     return { value, error: error as Error & { code?: string } };
   }
 }
 
-export async function assertLoadableConfigFiles(options: Pick<AgentOptions, 'env' | 'local'>, cwd: string): Promise<void> {
+/** `mcp`: an MCP plugin is registered, so MCP config files are loaded, not refused. */
+export async function assertLoadableConfigFiles(options: Pick<AgentOptions, 'env' | 'local'>, cwd: string, mcp: boolean): Promise<void> {
   const sources = options.local?.settingSources;
   if (!sources?.length) return;
   const env = options.env ?? process.env;
@@ -53,6 +54,7 @@ export async function assertLoadableConfigFiles(options: Pick<AgentOptions, 'env
     cairnHome: cairnHome(env),
     project: sources.includes('project') || sources.includes('all'),
     user: sources.includes('user') || sources.includes('all'),
+    mcp,
   });
 }
 

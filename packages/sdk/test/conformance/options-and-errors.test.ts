@@ -161,28 +161,29 @@ describe('Errors', () => {
   });
 });
 
-describe('options Cairn does not support yet are refused, never ignored', () => {
+describe('options Cairn does not support are refused, never ignored', () => {
   const mcpServers = { docs: { type: 'http' as const, url: 'https://fd.xuwubk.eu.org:443/https/example.com/mcp' } };
   const agents = { 'code-reviewer': { description: 'Reviews code.', prompt: 'Review code for bugs.', model: 'inherit' } };
   const cloud = { repos: [{ url: 'https://fd.xuwubk.eu.org:443/https/github.com/your-org/your-repo', startingRef: 'main' }] };
 
-  it('agents, mcpServers and cloud at Agent.create, Agent.resume and send', async () => {
+  it('agents and cloud at Agent.create, Agent.resume and send; mcpServers are checked, not refused', async () => {
     const cwd = await makeWorkspace();
     const store = createMemoryStore();
     await expect(Agent.create({ ...offline(), agents, local: { cwd, store } })).rejects.toThrow(/subagents.*not supported yet/);
-    await expect(Agent.create({ ...offline(), mcpServers, local: { cwd, store } })).rejects.toThrow(/MCP servers \(mcpServers\) are not supported yet/);
+    await expect(Agent.create({ ...offline(), mcpServers: { docs: { type: 'http', url: 'ftp://example.com' } }, local: { cwd, store } })).rejects.toThrow(/MCP server "docs"/);
     await expect(Agent.create({ ...offline(), cloud, local: { cwd, store } })).rejects.toThrow(/cloud agents .* are not supported/);
     await expect(Agent.create({ ...offline(), cloud } as AgentOptions)).rejects.toThrow(ConfigurationError);
     expect((await store.agents.list()).items).toEqual([]);
 
-    const agent = await Agent.create({ ...offline(), local: { cwd, store } });
-    for (const option of [{ agents }, { mcpServers }, { cloud }]) {
+    const agent = await Agent.create({ ...offline(), mcpServers, local: { cwd, store } });
+    for (const option of [{ agents }, { cloud }]) {
       await expect(Agent.resume(agent.agentId, { ...offline(), ...option, local: { store } })).rejects.toThrow(ConfigurationError);
     }
-    await expect(agent.send('hello', { mcpServers })).rejects.toThrow(/send: MCP servers/);
+    await expect(agent.send('hello', { mcpServers: { docs: { command: '' } } })).rejects.toThrow(/send: .*MCP server "docs"/);
     await expect(agent.send('hello', { cloud: { envVars: { DEPLOY_TOKEN: 'x' } } })).rejects.toThrow(ConfigurationError);
     // Nothing ran.
     expect((await store.runs.list(agent.agentId)).items).toEqual([]);
+    await agent.close();
   });
 
   it('local.settingSources: "team", "mdm" and "plugins" name layers Cairn does not have', async () => {
@@ -196,7 +197,6 @@ describe('options Cairn does not support yet are refused, never ignored', () => 
 
   it.each([
     ['.cursor/hooks.json', JSON.stringify({ version: 1, hooks: { beforeSubmitPrompt: [{ command: 'touch hook-ran' }] } })],
-    ['.cursor/mcp.json', JSON.stringify({ mcpServers: { docs: { command: 'touch', args: ['mcp-ran'] } } })],
     ['.cursor/agents/reviewer.md', '---\nname: reviewer\ndescription: Reviews code.\n---\nReview the code.\n'],
   ])('with settingSources ["project"], a workspace holding %s is refused at Agent.create; without settingSources that layer is not loaded', async (file, content) => {
     const server = await startServer(chat, [{ text: 'Plain run.' }]);
@@ -210,9 +210,28 @@ describe('options Cairn does not support yet are refused, never ignored', () => 
     const agent = await Agent.create({ ...providerOptions(chat, server), local: { cwd, store: createMemoryStore() } });
     expect(await (await agent.send('hello')).wait()).toMatchObject({ status: 'finished', result: 'Plain run.' });
     expect(existsSync(join(cwd, 'hook-ran'))).toBe(false);
-    expect(existsSync(join(cwd, 'mcp-ran'))).toBe(false);
-    expect(wireOf(chat).tools(server.requests[0]!).map((tool) => tool.name)).not.toContain('docs');
     expect(server.problems).toEqual([]);
     await agent.close();
+  });
+
+  it('a workspace .cursor/mcp.json: not loaded without settingSources; with ["project"] its server is started', async () => {
+    const server = await startServer(chat, [{ text: 'Plain run.' }, { text: 'Second run.' }]);
+    const cwd = await makeWorkspace();
+    await mkdir(join(cwd, '.cursor'), { recursive: true });
+    await writeFile(join(cwd, '.cursor/mcp.json'), JSON.stringify({ mcpServers: { docs: { command: 'touch', args: ['mcp-ran'] } } }));
+    const unloaded = await Agent.create({ ...providerOptions(chat, server), local: { cwd, store: createMemoryStore() } });
+    expect(await (await unloaded.send('hello')).wait()).toMatchObject({ status: 'finished', result: 'Plain run.' });
+    expect(existsSync(join(cwd, 'mcp-ran'))).toBe(false);
+    await unloaded.close();
+
+    // `touch` is no MCP server: it runs, exits, and the run goes on with one warning.
+    const loaded = await Agent.create({ ...providerOptions(chat, server), local: { cwd, store: createMemoryStore(), settingSources: ['project'] } });
+    const warnings: unknown[] = [];
+    const run = await loaded.send('hello', { onDelta: ({ update }) => void (update.type === 'warning' && warnings.push(update)) });
+    expect(await run.wait()).toMatchObject({ status: 'finished', result: 'Second run.' });
+    expect(existsSync(join(cwd, 'mcp-ran'))).toBe(true);
+    expect(warnings).toEqual([expect.objectContaining({ type: 'warning', source: 'mcp', server: 'docs' })]);
+    expect(server.problems).toEqual([]);
+    await loaded.close();
   });
 });

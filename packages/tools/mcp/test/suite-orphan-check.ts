@@ -7,7 +7,7 @@ import { findServerProcesses, type ServerProcess, testTagVariable } from './help
 /** How long servers may take to exit after the last test (a killed group is reaped a moment later). */
 const settleMs = 5000;
 /** The tag a test process gives the servers it starts (helpers/server-processes.ts): `cairn-mcp-test-<its pid>`. */
-const tagPattern = /^cairn-mcp-test-(\d+)$/;
+const tagPattern = /^cairn-mcp-test-(\d+)(?:-.+)?$/;
 
 /**
  * Test servers this suite run left: tagged by a test process that is one of ours (this vitest

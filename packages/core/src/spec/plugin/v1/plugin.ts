@@ -28,14 +28,17 @@ export type StoreFactory = (context: StoreFactoryContext) => AgentStore;
 
 /**
  * What a plugin takes over from plugins registered before it, by id: provider ids, mode ids, store
- * names and tool names (the model-facing `name`). Without an entry here, registering an id another
- * plugin already registered is an error; an entry that names nothing registered is an error too.
+ * names and tool names (the model-facing `name`), and the MCP connector (`mcp: true`). Without an
+ * entry here, registering an id another plugin already registered is an error; an entry that names
+ * nothing registered is an error too.
  */
 export interface PluginReplacements {
   providers?: string[];
   modes?: string[];
   stores?: string[];
   tools?: string[];
+  /** Take over the MCP connector (`mcp`) an earlier plugin registered: there is one per registry. */
+  mcp?: boolean;
 }
 
 /** What a package contributes to a registry: providers, tools, modes, stores. */
@@ -48,7 +51,7 @@ export interface CairnPlugin {
   stores?: Record<string, StoreFactory>;
   /** Gives agents MCP servers (`mcpServers`, config files); one plugin provides it (`@cairn/tools-mcp`). */
   mcp?: McpConnector;
-  /** Ids of providers, modes, stores and tools this plugin deliberately takes over from earlier plugins. */
+  /** Ids of providers, modes, stores and tools (and the MCP connector) this plugin deliberately takes over from earlier plugins. */
   replaces?: PluginReplacements;
   /** Called after a tool changed a workspace file, e.g. so an index re-indexes it at once. Failures are ignored. */
   onFileChange?(change: WorkspaceFileChange): void | Promise<void>;
