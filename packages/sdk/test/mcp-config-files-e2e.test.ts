@@ -63,4 +63,25 @@ describe('file servers and inline servers across Agent.resume', () => {
     expect(updates.filter((update) => update.type === 'warning')).toEqual([]);
     expect(offered(model.calls[0]).some((name) => name.startsWith('mcp__'))).toBe(false);
   });
+
+  it('agent.reload() picks up a changed project config: a removed server is gone at the next run, an added one is there', async () => {
+    const cwd = await tempFolder('cairn-mcp-reload-');
+    const home = await tempFolder('cairn-mcp-home-');
+    await mkdir(join(cwd, '.cairn'));
+    const writeConfig = (config: object) => writeFile(join(cwd, '.cairn', 'mcp.json'), JSON.stringify({ mcpServers: config }));
+    await writeConfig({ files: servers.filesystem(cwd) });
+    const { Agent, model } = mcpCairn([{ text: 'one' }, { text: 'two' }]);
+    const agent = await Agent.create({ model: modelId, env: isolatedEnv(home), local: { cwd, store: createMemoryStore(), settingSources: ['project'] } });
+    await (await agent.send('one')).wait();
+    await writeConfig({ everything: servers.everything() });
+    await agent.reload();
+    await (await agent.send('two')).wait();
+    await agent.close();
+    const [first, second] = model.calls.map(offered);
+    expect(first).toContain('mcp__files__read_text_file');
+    expect(first!.some((name) => name.startsWith('mcp__everything__'))).toBe(false);
+    expect(second).toContain('mcp__everything__echo');
+    expect(second!.some((name) => name.startsWith('mcp__files__'))).toBe(false);
+    await expectNoServerLeft();
+  });
 });

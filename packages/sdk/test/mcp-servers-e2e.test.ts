@@ -42,6 +42,24 @@ describe('server-everything', () => {
       expect(resultsSeen(model.calls[1]).sum).toMatchObject({ isError: false, text: expect.stringContaining('42') });
     });
   });
+
+  describe('over the legacy SSE transport', () => {
+    let sse: Awaited<ReturnType<typeof startEverythingServer>>;
+    beforeAll(async () => {
+      sse = await startEverythingServer('sse');
+    });
+    afterAll(async () => {
+      await sse?.close();
+    });
+
+    it('a type "sse" server is used like the others', async () => {
+      const { Agent, model } = mcpCairn([{ toolCalls: [{ id: 'echo', name: 'mcp__legacy__echo', args: { message: 'over sse' } }] }, { text: 'done' }]);
+      const { cwd, env } = await workspace();
+      await using agent = await Agent.create({ model: modelId, mcpServers: { legacy: { type: 'sse', url: `${sse.url}/sse` } }, env, local: { cwd, store: createMemoryStore() } });
+      expect(await (await agent.send('echo')).wait()).toMatchObject({ status: 'finished', result: 'done' });
+      expect(resultsSeen(model.calls[1]).echo).toMatchObject({ isError: false, text: 'Echo: over sse' });
+    });
+  });
 });
 
 describe('server-filesystem over stdio', () => {
