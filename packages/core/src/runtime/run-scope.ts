@@ -30,6 +30,11 @@ export class RunScope {
   readonly writeLock = new KeyedLock();
   /** Aborted when the run ends however it ends: background work a tool started never outlives its run. */
   readonly lifetime = new AbortController();
+  /**
+   * What tools get (cancel, or the run's end), not a state's signal: background work they start
+   * (shell jobs) lives across steps and ends with the run. One per run, not one per step.
+   */
+  readonly toolSignal: AbortSignal;
   readonly touchedPaths = new Set<string>();
   readonly editedPaths = new Set<string>();
   readonly calledTools: string[] = [];
@@ -43,6 +48,7 @@ export class RunScope {
 
   constructor(readonly plan: RunPlan) {
     this.publisher = new RunPublisher({ agentId: plan.agentId, runId: plan.runId }, plan.log, plan.onDelta, plan.watchesUpdates === true);
+    this.toolSignal = AbortSignal.any([plan.signal, this.lifetime.signal]);
     this.toolList = plan.tools;
     this.toolIds = toolIdsOf(this.toolList);
     this.modes = {

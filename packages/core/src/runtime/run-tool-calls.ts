@@ -52,9 +52,6 @@ export async function executeTools(scope: RunScope, input: ExecuteToolsInput, si
   const mode = scope.mode(input.mode);
   const sandbox = plan.sandboxFor(mode);
   const calls = turnToolCalls(input.turn);
-  // Tools get the run's signal, not this state's: background work they start (shell jobs) lives
-  // across steps and ends with the run (cancel, or the run's end).
-  const toolSignal = AbortSignal.any([plan.signal, scope.lifetime.signal]);
   const outcomes = await Promise.all(
     calls.map(async (call): Promise<ToolCallOutcome> => {
       const done = input.outcomes[call.toolCallId];
@@ -63,7 +60,7 @@ export async function executeTools(scope: RunScope, input: ExecuteToolsInput, si
       if (!checked) throw new Error(`Tool call ${call.toolCallId} was not checked before running.`);
       const outcome = await runCheckedCall(checked, {
         writeLock: scope.writeLock,
-        signal: toolSignal,
+        signal: scope.toolSignal,
         createContext: (_tool, toolCallId, callSignal) => toolExecutionContext(scope, { toolCallId, signal: callSignal, mode, sandbox }),
         // Coalesced with the step's other writes; the calls themselves are already in the checkpoint.
         onStart: async (request, args) => void (await publisher.deliverSoon([publisher.message({ type: 'tool_call', call_id: request.toolCallId, name: request.toolName, status: 'running', args })])),
