@@ -34,7 +34,7 @@ export { costOf } from './runtime/cost.js';
 export { imageMediaTypeOfBytes } from './runtime/image-data.js';
 export { buildSystemPrompt, type SystemPromptInput, systemReminder } from './context/system-prompt.js';
 export { baseSystemBlocks } from './context/prompt-blocks.js';
-export { type ComposeStoreParts, compareListKeys, composeStore, createMemoryStore, decodeListCursor, encodeListCursor, hashBlob, isBlobHash, type ListSortKey, normalizeListLimit } from './store/index.js';
+export { calledOnOtherParts, commitCheckpointInParts, type ComposeStoreParts, compareListKeys, composeStore, createMemoryStore, decodeListCursor, encodeListCursor, hashBlob, isBlobHash, type ListSortKey, normalizeListLimit } from './store/index.js';
 export { assertAgentStore, type ComposeLocalAgentStoreParts, composeLocalAgentStore } from './store/index.js';
 export { approvalMatches, checkApprovalDecision, checkApprovalFilter, checkApprovalRequests, compareApprovals, createMemoryApprovalsStore, decidedApproval } from './store/index.js';
 export { defineTool } from './tools/define-tool.js';

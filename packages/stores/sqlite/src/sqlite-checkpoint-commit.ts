@@ -1,4 +1,4 @@
-import type { AgentRecord, AgentStore, CheckpointBlob } from '@cairn/core';
+import { type AgentRecord, type AgentStore, type CheckpointBlob, calledOnOtherParts, commitCheckpointInParts } from '@cairn/core';
 import type Database from 'better-sqlite3';
 import { withBusyRetry } from './busy-retry.js';
 import { prepareAgentUpdate } from './sqlite-agents.js';
@@ -24,10 +24,7 @@ export function createSqliteCheckpointCommit(database: Database.Database, path: 
   return function commitCheckpoint(this: unknown, agentId, blobs, patch) {
     // A copy of the store with its agents or checkpoints swapped for another backend's must not
     // write here what is read there: it gets the two writes on its own parts.
-    const caller = this as Partial<Parts> | undefined;
-    if (caller?.agents !== undefined && caller.checkpoints !== undefined && (caller.agents !== own.agents || caller.checkpoints !== own.checkpoints)) {
-      return commitInParts(caller as Parts, agentId, blobs, patch);
-    }
+    if (calledOnOtherParts(this, own)) return commitCheckpointInParts(this, agentId, blobs, patch);
     try {
       checkBlobHashes(blobs);
     } catch (error) {
@@ -35,11 +32,4 @@ export function createSqliteCheckpointCommit(database: Database.Database, path: 
     }
     return withBusyRetry(path, () => commit(agentId, blobs, patch));
   };
-}
-
-/** The blobs, then the pointer that names them: what the runtime does for a store without `commitCheckpoint`. */
-async function commitInParts(parts: Parts, agentId: string, blobs: ReadonlyArray<CheckpointBlob>, patch: Partial<Omit<AgentRecord, 'agentId'>>): Promise<AgentRecord> {
-  if (parts.checkpoints.putBlobs) await parts.checkpoints.putBlobs(blobs);
-  else for (const blob of blobs) await parts.checkpoints.putBlob(blob.hash, blob.data);
-  return parts.agents.update(agentId, patch);
 }
