@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
 import { runMcpListCommand } from '../src/commands/mcp-list-command.js';
+import { alive, pids } from './mcp-server-pids.js';
 
 const fixture = fileURLToPath(new URL('./mcp-fixture-server.mjs', import.meta.url));
 const temp = (prefix: string) => mkdtemp(join(tmpdir(), prefix));
@@ -46,15 +47,6 @@ async function setup() {
   return { cwd, env, started, writeProject };
 }
 
-const pids = async (file: string) => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Every server the commands started is gone once they return (close() kills the process group). */
 async function expectNoServerLeft(...files: string[]) {

@@ -1,22 +1,14 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChatCompletionsServer } from '@cairn/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { io } from './cli-io.js';
+import { alive, pids } from './mcp-server-pids.js';
 
 const fixture = fileURLToPath(new URL('./mcp-fixture-server.mjs', import.meta.url));
 const temp = (prefix: string) => mkdtemp(join(tmpdir(), prefix));
-const pids = async (file: string) => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 // The agent of a CLI run reads its environment from the process, as on a user's machine.
 const saved = { HOME: process.env.HOME, CAIRN_HOME: process.env.CAIRN_HOME, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL };
