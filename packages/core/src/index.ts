@@ -38,6 +38,7 @@ export { calledOnOtherParts, commitCheckpointInParts, type ComposeStoreParts, co
 export { assertAgentStore, type ComposeLocalAgentStoreParts, composeLocalAgentStore } from './store/index.js';
 export { approvalMatches, checkApprovalDecision, checkApprovalFilter, checkApprovalRequests, compareApprovals, createMemoryApprovalsStore, decidedApproval } from './store/index.js';
 export { defineTool } from './tools/define-tool.js';
+export { lazyImplementation } from './util/lazy-implementation.js';
 export { isJsonSchemaInput, toolInputJsonSchema } from './tools/tool-schema.js';
 // Permission rules are plain data and text; evaluating them (the engine, shell analysis) needs Node.
 export type { CanUseTool, CanUseToolResult, PermissionCheckRequest, PermissionLayer, PermissionRequest, PermissionResult } from './permissions/permission-engine.js';

@@ -1,8 +1,6 @@
-import { defineTool, ToolError } from '@cairn/core';
+import { defineTool } from '@cairn/core';
 import type { FromSchema } from 'json-schema-to-ts';
-import { isExistingCodeMarker, mergeSketch } from './shared/sketch-merge.js';
-import { applyTextEdit } from './shared/text-edit.js';
-import { detectLineEnding, fromLf, toLf } from './shared/text-codec.js';
+import { executeBodies } from './shared/execute-bodies-loader.js';
 
 // Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
 export const editFileInputSchema = {
@@ -39,25 +37,6 @@ export const editFileTool = defineTool<EditFileInput>({
   category: 'fs',
   paths: (input) => [input.path],
   async execute(input, context) {
-    return applyTextEdit(context, input.path, 'edit', ({ text, displayPath }) => {
-      const sketch = toLf(input.code_edit);
-      if (text === null || text === '') {
-        if (sketch.split('\n').some(isExistingCodeMarker)) {
-          throw new ToolError(
-            `${displayPath} ${text === null ? 'does not exist' : 'is empty'}, so "... existing code ..." markers have nothing to stand for. Send the complete contents without markers.`,
-          );
-        }
-        return { text: input.code_edit, message: `${text === null ? 'Created' : 'Wrote'} ${displayPath} from the sketch.` };
-      }
-      const lineEnding = detectLineEnding(text);
-      const merged = mergeSketch(toLf(text), sketch);
-      const regions = merged.spans
-        .map((span) => `line ${span.firstLine}: ${span.removedLines} line(s) replaced by ${span.addedLines}`)
-        .join('; ');
-      return {
-        text: fromLf(merged.text, lineEnding),
-        message: `Edited ${displayPath}: ${merged.spans.length} region(s) (${regions}). Read the file to check the result if unsure.`,
-      };
-    });
+    return (await executeBodies()).executeEditFile(input, context);
   },
 });

@@ -1,11 +1,6 @@
 import { defineTool } from '@cairn/core';
 import type { FromSchema } from 'json-schema-to-ts';
-import { throwIfAborted } from './shared/abort.js';
-import { commitFileChange } from './shared/commit-change.js';
-import { loadCurrentFile } from './shared/current-file.js';
-import { withFileLock } from '@cairn/core/node';
-import { assertUnchangedSinceRead } from './shared/read-snapshots.js';
-import { withWriteTarget } from './shared/workspace-target.js';
+import { executeBodies } from './shared/execute-bodies-loader.js';
 
 // Keys in the order zod used to emit them: the JSON providers see, and their prompt caches, stay the same.
 export const writeInputSchema = {
@@ -21,11 +16,6 @@ export const writeInputSchema = {
 
 export type WriteInput = FromSchema<typeof writeInputSchema.jsonSchema>;
 
-function countLines(text: string): number {
-  if (text === '') return 0;
-  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-}
-
 export const writeTool = defineTool<WriteInput>({
   id: 'write',
   name: 'write',
@@ -37,15 +27,6 @@ export const writeTool = defineTool<WriteInput>({
   category: 'fs',
   paths: (input) => [input.path],
   async execute(input, context) {
-    throwIfAborted(context.signal);
-    return withWriteTarget(context, input.path, 'write', (target) =>
-      withFileLock(target.resolved.absolute, async () => {
-        const current = await loadCurrentFile(context.cwd, target);
-        assertUnchangedSinceRead(context, target.resolved.absolute, target.displayPath, current);
-        await commitFileChange(context, target, input.path, current, Buffer.from(input.contents, 'utf8'));
-        const verb = current.bytes === null ? 'Created' : 'Overwrote';
-        return `${verb} ${target.displayPath} (${countLines(input.contents)} lines, ${Buffer.byteLength(input.contents)} bytes).`;
-      }),
-    );
+    return (await executeBodies()).executeWrite(input, context);
   },
 });

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { ToolError } from '@cairn/core';
 
+export { linterEnvironment } from './linter-environment.js';
+
 /** A process to start: the linter itself on the host, or the sandbox that runs it. */
 export interface SpawnCommand {
   file: string;
@@ -16,18 +18,6 @@ export interface CommandResult {
 }
 
 const maxOutputBytes = 32 * 1024 * 1024;
-
-// Linters need a path and a home; nothing else of the agent's environment (API keys) is passed on.
-const passedEnvironment = ['PATH', 'HOME', 'USERPROFILE', 'TMPDIR', 'TEMP', 'TMP', 'LANG', 'LC_ALL', 'SystemRoot', 'APPDATA', 'LOCALAPPDATA'];
-
-export function linterEnvironment(env: Record<string, string | undefined>): Record<string, string> {
-  const result: Record<string, string> = { NO_COLOR: '1', FORCE_COLOR: '0' };
-  for (const name of passedEnvironment) {
-    const value = env[name] ?? process.env[name];
-    if (value !== undefined) result[name] = value;
-  }
-  return result;
-}
 
 /**
  * Run one command as argv (never through a shell) in its own process group, so a timeout or a

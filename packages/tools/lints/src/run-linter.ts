@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import type { ToolExecutionContext } from '@cairn/core';
 import { prepareLaunch, readDeniedPaths, readShellSettings, type SandboxBackend, shellCommandLine } from '@cairn/tools-shell';
 import type { LintCommand } from './lints-settings.js';
-import { type CommandResult, linterEnvironment, runCommand } from './run-command.js';
+import { runCommand } from './lazy-exports.js';
+import { linterEnvironment } from './linter-environment.js';
+import type { CommandResult } from './run-command.js';
 
 /** Runs one linter command; throws LinterNotRun when it may not run. */
 export type RunLinterCommand = (command: LintCommand) => Promise<CommandResult & { sandbox: string; warning?: string }>;

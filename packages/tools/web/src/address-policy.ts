@@ -1,4 +1,8 @@
-import { BlockList, isIP } from 'node:net';
+import type { BlockList } from 'node:net';
+
+// node:net (with its socket machinery) is fetched on the first check rather than imported: the
+// package index exports these checks, and importing the tool pack should not load networking.
+const net = () => process.getBuiltinModule('node:net');
 
 interface BlockedRange {
   network: string;
@@ -38,11 +42,17 @@ const blockedRanges: BlockedRange[] = [
   { network: 'ff00::', prefix: 8, family: 'ipv6', label: 'multicast' },
 ];
 
-const rangeLists = blockedRanges.map((range) => {
-  const list = new BlockList();
-  list.addSubnet(range.network, range.prefix, range.family);
-  return { range, list };
-});
+type RangeList = { range: BlockedRange; list: BlockList };
+let rangeLists: RangeList[] | undefined;
+
+function blockedRangeLists(): RangeList[] {
+  rangeLists ??= blockedRanges.map((range) => {
+    const list = new (net().BlockList)();
+    list.addSubnet(range.network, range.prefix, range.family);
+    return { range, list };
+  });
+  return rangeLists;
+}
 
 /**
  * Why `address` (an IP literal) must not be fetched, or undefined for a public unicast address.
@@ -50,7 +60,7 @@ const rangeLists = blockedRanges.map((range) => {
  * `2002::/16`) are judged by the IPv4 address inside them.
  */
 export function blockedAddressReason(address: string): string | undefined {
-  const family = isIP(address);
+  const family = net().isIP(address);
   if (family === 0) return 'not an IP address';
   if (family === 6) {
     const embedded = embeddedIpv4(address);
@@ -60,7 +70,7 @@ export function blockedAddressReason(address: string): string | undefined {
     }
   }
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  for (const { range, list } of rangeLists) {
+  for (const { range, list } of blockedRangeLists()) {
     if (range.family === type && list.check(address, type)) return range.label;
   }
   return undefined;

@@ -2,6 +2,9 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { ToolError } from '@cairn/core';
 import { blockedAddressReason } from './address-policy.js';
+import { bareHostname, isHostAllowed } from './host-allow-list.js';
+
+export { bareHostname, isHostAllowed };
 
 export interface ResolvedAddress {
   address: string;
@@ -15,23 +18,6 @@ export const systemResolver: HostResolver = async (hostname) => {
   const addresses = await dnsLookup(hostname, { all: true, verbatim: true });
   return addresses.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
 };
-
-/** The URL's host name without IPv6 brackets, lower-cased. */
-export function bareHostname(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-}
-
-/** True when the allow-list names this URL's host (any port) or host:port. */
-export function isHostAllowed(url: URL, allowPrivateHosts: readonly string[]): boolean {
-  const host = bareHostname(url);
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return allowPrivateHosts.some((entry) => {
-    const normalized = entry.trim().toLowerCase();
-    const withPort = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(normalized);
-    if (withPort) return withPort[1]!.replace(/^\[|\]$/g, '') === host && withPort[2] === port;
-    return normalized.replace(/^\[|\]$/g, '') === host;
-  });
-}
 
 /**
  * Check the URL and find the addresses to connect to. Every address the name resolves to must be

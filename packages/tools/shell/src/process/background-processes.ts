@@ -1,35 +1,12 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { isGroupAlive, killProcessGroup, killProcessGroupNow } from './kill-group.js';
+import { type BackgroundProcess, forgetBackgroundProcess, rememberBackgroundProcess } from './background-registry.js';
+import { isGroupAlive, killProcessGroup } from './kill-group.js';
 import { forgetTag, rememberTag, tagLaunch } from './namespace-tag.js';
 import { shellLogDirectory } from './log-directory.js';
 
-export interface BackgroundProcess {
-  backgroundId: string;
-  command: string;
-  pgid: number;
-  logFile: string;
-  startedAt: number;
-  runId: string;
-  exitCode?: number | null;
-  signal?: NodeJS.Signals | null;
-  /** Resolves when the process has exited and its group is gone. */
-  done: Promise<void>;
-}
-
-const running = new Map<string, BackgroundProcess>();
-let exitHookInstalled = false;
 let counter = 0;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  // The agent's process is going away: take every background group with it.
-  process.once('exit', () => {
-    for (const entry of running.values()) killProcessGroupNow(entry.pgid);
-  });
-}
 
 export interface StartBackgroundOptions {
   file: string;
@@ -50,7 +27,6 @@ export interface StartBackgroundOptions {
  * this process exits, so a background server never outlives the agent that started it.
  */
 export function startBackgroundProcess(options: StartBackgroundOptions): Promise<BackgroundProcess> {
-  installExitHook();
   const backgroundId = `bg-${process.pid}-${++counter}`;
   const logFile = join(shellLogDirectory(), `${backgroundId}.log`);
   const descriptor = openSync(logFile, 'a', 0o600);
@@ -74,7 +50,7 @@ export function startBackgroundProcess(options: StartBackgroundOptions): Promise
           finish = resolveDone;
         }),
       };
-      running.set(backgroundId, entry);
+      rememberBackgroundProcess(entry);
       let killing: Promise<void> | undefined;
       const onAbort = () => {
         killing ??= killProcessGroup(pgid, options.killGraceMs);
@@ -90,7 +66,7 @@ export function startBackgroundProcess(options: StartBackgroundOptions): Promise
         options.signal.removeEventListener('abort', onAbort);
         await killing;
         forgetTag(pgid);
-        running.delete(backgroundId);
+        forgetBackgroundProcess(backgroundId);
         try {
           await options.onDone?.();
         } finally {
@@ -102,16 +78,4 @@ export function startBackgroundProcess(options: StartBackgroundOptions): Promise
   });
 }
 
-/** Background processes still running (optionally of one run). */
-export function listBackgroundProcesses(runId?: string): BackgroundProcess[] {
-  return [...running.values()].filter((entry) => runId === undefined || entry.runId === runId);
-}
-
-/** Kills background groups (all, or one run's) and waits until they are gone. */
-export async function killBackgroundProcesses(runId?: string, graceMs = 2000): Promise<void> {
-  const entries = listBackgroundProcesses(runId);
-  await Promise.all(entries.map(async (entry) => {
-    await killProcessGroup(entry.pgid, graceMs);
-    await entry.done;
-  }));
-}
+export { type BackgroundProcess, killBackgroundProcesses, listBackgroundProcesses } from './background-registry.js';

@@ -5,6 +5,7 @@ import { ConfigurationError } from '@cairn/core';
 import { findExecutable } from '../process/find-executable.js';
 import { shellLogDirectory } from '../process/log-directory.js';
 import { denyMaskArgs } from './deny-masks.js';
+import { bubblewrapInstallHint } from './install-hint.js';
 import { bridgeScript, sandboxProxyPort, startAllowListProxy } from './network-proxy.js';
 import type { SandboxBackend, SandboxCleanupReport, SandboxedCommand, SandboxWrapOptions } from './sandbox-backend.js';
 import { workspaceWriteMounts } from './workspace-write-mounts.js';
@@ -17,7 +18,7 @@ const bridgeWrapper = [
   'exec "$0" -c "$1"',
 ].join('\n');
 
-export const bubblewrapInstallHint = 'install bubblewrap: apt-get install bubblewrap (Debian/Ubuntu) or dnf install bubblewrap (Fedora)';
+export { bubblewrapInstallHint };
 
 async function isDirectory(path: string): Promise<boolean> {
   try {

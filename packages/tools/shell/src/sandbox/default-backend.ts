@@ -1,4 +1,4 @@
-import { createBubblewrapBackend } from './bubblewrap.js';
+import { createBubblewrapBackend } from './lazy-bubblewrap.js';
 import type { SandboxBackend } from './sandbox-backend.js';
 
 let backend: SandboxBackend | undefined;

@@ -73,9 +73,4 @@ export async function prepareLaunch(script: string, options: LaunchOptions): Pro
   return host(`Warning: the ${requirement.profile} sandbox is unavailable (${availability.reason}); the command ran without it.`);
 }
 
-const plainWord = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/** `argv` as one POSIX shell command line: every word that needs it in single quotes. */
-export function shellCommandLine(argv: readonly string[]): string {
-  return argv.map((word) => (word !== '' && plainWord.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`)).join(' ');
-}
+export { shellCommandLine } from './shell-command-line.js';
