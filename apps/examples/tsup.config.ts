@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/custom-agent.ts', 'src/custom-provider.ts', 'src/mcp-filesystem.ts'],
+  entry: ['src/custom-agent.ts', 'src/custom-provider.ts', 'src/mcp-filesystem.ts', 'src/subagents-reviewers.ts', 'src/hooks-block-rm-rf.ts'],
   format: ['esm'],
   sourcemap: true,
   clean: true,

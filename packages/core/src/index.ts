@@ -37,6 +37,7 @@ export { baseSystemBlocks } from './context/prompt-blocks.js';
 export { calledOnOtherParts, commitCheckpointInParts, type ComposeStoreParts, compareListKeys, composeStore, createMemoryStore, decodeListCursor, encodeListCursor, hashBlob, isBlobHash, type ListSortKey, normalizeListLimit } from './store/index.js';
 export { assertAgentStore, type ComposeLocalAgentStoreParts, composeLocalAgentStore } from './store/index.js';
 export { approvalMatches, checkApprovalDecision, checkApprovalFilter, checkApprovalRequests, compareApprovals, createMemoryApprovalsStore, decidedApproval } from './store/index.js';
+export * from './hooks/index.js';
 export { defineTool } from './tools/define-tool.js';
 export { lazyImplementation } from './util/lazy-implementation.js';
 export { isJsonSchemaInput, toolInputJsonSchema } from './tools/tool-schema.js';

@@ -7,6 +7,10 @@ export { type AgentApi, type AgentInfo, type CairnApi, createCairn, type CreateC
 export { Run } from './runtime/run.js';
 // Model-based review of shell, MCP and fetch calls (`local.autoReview`), for hosts that build their own checker.
 export { type AutoReviewCall, type AutoReviewer, type AutoReviewVerdict, createAutoReviewer } from './runtime/auto-review.js';
+// Subagents: the `task` tool's pack (agents bind it to themselves) and the agent-file parser.
+export { subagentsPlugin, taskTool } from './subagents/task-tool.js';
+export { parseAgentFile } from './subagents/agent-files.js';
+export { exploreModelVariable, type SubagentType } from './subagents/definitions.js';
 // The permission engine and the shell analyser it uses (tree-sitter's grammar is found through Node's resolver).
 export { createPermissionEngine, type PermissionEngine, type PermissionEngineOptions } from './permissions/permission-engine.js';
 export { pathRuleMatches } from './permissions/path-rules.js';

@@ -1,4 +1,5 @@
 import type { CairnPlugin } from '@cairn/core';
+import { subagentsPlugin } from '@cairn/core/node';
 import { anthropic } from '@cairn/provider-anthropic';
 import { google } from '@cairn/provider-google';
 import { ollama, openai } from '@cairn/provider-openai';
@@ -15,7 +16,7 @@ import { jsonlStorePlugin } from '@cairn/store-jsonl';
 import { sqliteStorePlugin } from '@cairn/store-sqlite';
 
 /**
- * Every provider, tool pack, mode and store that ships with Cairn (`local.store: 'sqlite' | 'jsonl' | 'memory'`),
+ * Every provider, tool pack (the `task` tool of subagents too), mode and store that ships with Cairn (`local.store: 'sqlite' | 'jsonl' | 'memory'`),
  * and the MCP connector (`mcpServers`, MCP config files): it loads the MCP SDK only when a server starts.
  */
 export const defaultPlugins: CairnPlugin[] = [
@@ -25,6 +26,7 @@ export const defaultPlugins: CairnPlugin[] = [
   shellToolsPlugin,
   webToolsPlugin,
   planningToolsPlugin,
+  subagentsPlugin,
   notebookToolsPlugin,
   lintToolsPlugin,
   mcpPlugin(),

@@ -4,6 +4,7 @@ import { describeCliError } from '../cli-errors.js';
 import { defaultModel, noModelMessage } from '../default-model.js';
 import { createTextRenderer } from '../render/run-renderer.js';
 import { cliMcpLocalOptions } from './mcp-trust.js';
+import { cliHookLocalOptions } from './hooks-trust.js';
 
 export interface ChatCommandOptions {
   cwd: string;
@@ -31,7 +32,8 @@ export async function runChatCommand(options: ChatCommandOptions): Promise<numbe
   let active: AbortController | undefined;
   // Project MCP servers not trusted yet are confirmed on the chat's own prompt (input is read once).
   const mcp = cliMcpLocalOptions({ cwd: options.cwd, env: options.env, stderr: options.stderr, ask: (question) => readline.question(question, active ? { signal: active.signal } : {}) });
-  const local = { cwd: options.cwd, ...mcp };
+  const hooks = cliHookLocalOptions({ cwd: options.cwd, env: options.env, stderr: options.stderr, ask: (question) => readline.question(question, active ? { signal: active.signal } : {}) });
+  const local = { cwd: options.cwd, ...mcp, ...hooks };
   const create = () => Agent.create({ ...(model ? { model } : {}), ...(options.mode ? { mode: options.mode } : {}), local: { ...local, ...(options.sandbox ? { sandboxOptions: { enabled: true } } : {}) } });
   let agent: CairnAgent;
   try {

@@ -37,8 +37,12 @@ export function cliCairnHome(env: Record<string, string | undefined>): string {
   return resolve(env.CAIRN_HOME?.trim() || join(homedir(), '.cairn'));
 }
 
-export function mcpTrustStore(cairnHome: string): McpTrustStore {
-  const file = join(cairnHome, 'trusted-mcp.json');
+/**
+ * `fileName`: the same store keeps other confirmations of project config by hash (the hooks files:
+ * `trusted-hooks.json`, keyed by the file's path in the workspace).
+ */
+export function mcpTrustStore(cairnHome: string, fileName = 'trusted-mcp.json'): McpTrustStore {
+  const file = join(cairnHome, fileName);
   return {
     file,
     async lookup(workspace, name) {

@@ -2,6 +2,7 @@ import { Agent, type CairnAgent, type RunResult, type SendOptions } from '@cairn
 import { describeCliError, exitCodeFor } from '../cli-errors.js';
 import { defaultModel, noModelMessage } from '../default-model.js';
 import { cliMcpLocalOptions } from './mcp-trust.js';
+import { cliHookLocalOptions } from './hooks-trust.js';
 import { createTextRenderer, type OutputFormat } from '../render/run-renderer.js';
 
 export interface RunCommandOptions {
@@ -40,6 +41,7 @@ export async function runPromptCommand(options: RunCommandOptions): Promise<numb
         cwd: options.cwd,
         ...(options.sandbox ? { sandboxOptions: { enabled: true } } : {}),
         ...cliMcpLocalOptions({ cwd: options.cwd, env: options.env, stderr: options.stderr, ...(options.stdin ? { stdin: options.stdin } : {}) }),
+        ...cliHookLocalOptions({ cwd: options.cwd, env: options.env, stderr: options.stderr, ...(options.stdin ? { stdin: options.stdin } : {}) }),
       },
     };
     const agent = options.resume

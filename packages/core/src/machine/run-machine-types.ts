@@ -64,6 +64,8 @@ export interface RunMachineInput {
   /** Whether anyone can answer a mode-switch approval in this run; if not, such a switch is refused at once. */
   canApproveModeSwitch: boolean;
   resume?: RunResumePoint;
+  /** A stop hook listens: when the run would finish, `stopping` asks it first (it may keep the run going). */
+  stopHook?: boolean;
 }
 
 /** Where the stream actor puts the turn as it arrives, so a cancel mid-stream keeps the partial text. */
@@ -71,7 +73,7 @@ export interface TurnSink {
   current: TurnState;
 }
 
-export type RunMachineStateName = 'preparing' | 'compacting' | 'sampling' | 'acting' | 'awaitingApproval' | 'checkingLimits';
+export type RunMachineStateName = 'preparing' | 'compacting' | 'sampling' | 'acting' | 'awaitingApproval' | 'checkingLimits' | 'stopping';
 
 export interface RunMachineContext {
   /** How the run ended, set on entering a final state. */
@@ -105,6 +107,9 @@ export interface RunMachineContext {
   /** Notes for the model (a refused switch) that join the conversation after this step's results. */
   pendingNotes?: ModelMessage[];
   lastText: string;
+  stopHook: boolean;
+  /** How often a stop hook kept this run going (the loop counter its payload carries). */
+  stopHookContinues: number;
   error?: RunFailure;
   /** The state a cancel interrupted, so the conversation is closed correctly. */
   interruptedIn?: RunMachineStateName;
@@ -167,6 +172,20 @@ export interface ExecuteToolsInput {
   checked: Record<string, CheckedToolCall>;
   /** Calls already finished (a resumed step): not run again. */
   outcomes: Record<string, ToolCallOutcome>;
+}
+
+export interface StopHookInput {
+  mode: string;
+  messages: ModelMessage[];
+  /** How often a stop hook kept this run going so far. */
+  continues: number;
+  /** The run's final text. */
+  result: string;
+}
+
+export interface StopHookOutput {
+  /** Keep the run going: this becomes the next user message. */
+  continueWith?: string;
 }
 
 export interface SaveCheckpointInput {

@@ -5,7 +5,7 @@ import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ToolDefinition } from '../spec/tool/v1/index.js';
 import type { CheckedToolCall, ToolCallOutcome } from '../runtime/tool-runner.js';
 import { maxInvalidToolSteps, runMachine } from './run-machine.js';
-import type { ApprovalRequest, AwaitApprovalsInput, CheckToolCallsOutput, ExecuteToolsInput, RunMachineEvent, RunMachineInput, StreamModelInput } from './run-machine-types.js';
+import type { ApprovalRequest, AwaitApprovalsInput, CheckToolCallsOutput, ExecuteToolsInput, RunMachineEvent, RunMachineInput, StopHookInput, StopHookOutput, StreamModelInput } from './run-machine-types.js';
 import { emptyTurn, type TurnState } from './turn-state.js';
 
 const mode = (id: string, readOnly: boolean, transitionsTo: ModeDefinition['transitionsTo']): ModeDefinition => ({
@@ -38,12 +38,15 @@ interface Script {
   invalid?: boolean;
   /** The state whose actor never finishes (to cancel there). */
   hangIn?: 'preparing' | 'saving' | 'compacting' | 'sampling' | 'checking' | 'acting';
+  /** The stop hooks' answer when the run would finish (with `stopHook: true` in the input). */
+  stop?: (input: StopHookInput) => StopHookOutput;
 }
 
 function start(script: Script, input: Partial<RunMachineInput> = {}) {
   const saves: Array<{ messages: ModelMessage[]; mode: string }> = [];
   const waits: ApprovalRequest[][] = [];
   const stopped: string[] = [];
+  const stops: StopHookInput[] = [];
   const hang = script.hangIn;
   const machine = runMachine.provide({
     actors: {
@@ -88,11 +91,15 @@ function start(script: Script, input: Partial<RunMachineInput> = {}) {
         waits.push(wait.approvals);
         return () => stopped.push('awaitApprovals');
       }),
+      stopHook: fromPromise(async ({ input: stop }) => {
+        stops.push(stop);
+        return script.stop?.(stop) ?? {};
+      }),
     },
   });
   const actor = createActor(machine, { input: { messages: [user], mode: 'agent', maxSteps: 10, modes: runModes, state: {}, canApproveModeSwitch: true, ...input } });
   actor.start();
-  return { actor, saves, waits, stopped };
+  return { actor, saves, waits, stopped, stops };
 }
 
 const settled = (actor: ReturnType<typeof start>['actor']) => waitFor(actor, (snapshot) => snapshot.status === 'done');
@@ -104,6 +111,21 @@ describe('run machine', () => {
     expect(done.output).toMatchObject({ status: 'finished', result: 'hello', mode: 'agent' });
     expect(done.output?.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'hello' }] });
     expect(saves).toHaveLength(1);
+  });
+
+  it('with a stop hook, stopping may keep the run going: the reason is the next user message, the counter goes up', async () => {
+    const { actor, stops } = start({ turns: [textTurn('first'), textTurn('second')], stop: ({ continues }) => (continues === 0 ? { continueWith: 'Run the tests.' } : {}) }, { stopHook: true });
+    const done = await settled(actor);
+    expect(done.output).toMatchObject({ status: 'finished', result: 'second' });
+    expect(stops.map((stop) => [stop.continues, stop.result])).toEqual([[0, 'first'], [1, 'second']]);
+    expect(done.output?.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(done.output?.messages[2]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Run the tests.' }] });
+  });
+
+  it('without a stop hook, finishing never enters stopping', async () => {
+    const { actor, stops } = start({ turns: [textTurn('hello')], stop: () => ({ continueWith: 'never asked' }) });
+    expect((await settled(actor)).output?.status).toBe('finished');
+    expect(stops).toEqual([]);
   });
 
   it('runs tools: acting saves the calls first, appends the results, then the next step', async () => {

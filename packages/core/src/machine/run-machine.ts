@@ -6,7 +6,7 @@ import { hasUsageFigures } from './turn-usage.js';
 import { interruptedConversation } from './interrupted-turn.js';
 import type {
   AwaitApprovalsInput, CheckToolCallsInput, CheckToolCallsOutput, ExecuteToolsInput, PreparedStep, RunFailure, RunMachineContext, RunMachineEmitted,
-  RunMachineEvent, RunMachineInput, RunMachineOutput, RunMachineStateName, SaveCheckpointInput, StreamModelInput,
+  RunMachineEvent, RunMachineInput, RunMachineOutput, RunMachineStateName, SaveCheckpointInput, StopHookInput, StopHookOutput, StreamModelInput,
 } from './run-machine-types.js';
 import { emptyTurn, type TurnState, turnText, turnToolCalls } from './turn-state.js';
 import { turnToAssistantMessage } from './turn-to-message.js';
@@ -61,11 +61,13 @@ export const runMachine = setup({
     checkToolCalls: fromPromise<CheckToolCallsOutput, CheckToolCallsInput>(notProvided('checkToolCalls')),
     executeTools: fromCallback<RunMachineEvent, ExecuteToolsInput>(notProvided('executeTools')),
     awaitApprovals: fromCallback<RunMachineEvent, AwaitApprovalsInput>(notProvided('awaitApprovals')),
+    stopHook: fromPromise<StopHookOutput, StopHookInput>(notProvided('stopHook')),
   },
   guards: {
     resumesAtModeSwitch: ({ context }) => context.resume?.modeSwitch?.approval !== undefined,
     resumesAtToolCalls: ({ context }) => context.resume?.turn !== undefined,
     turnHasToolCalls: ({ event }) => event.type === 'model.done' && turnToolCalls(event.turn).length > 0,
+    hasStopHook: ({ context }) => context.stopHook,
     reachedMaxSteps: ({ context }) => context.step >= context.maxSteps,
     tooManyInvalidSteps: ({ context }) => context.invalidToolSteps >= maxInvalidToolSteps,
     switchAllowed: ({ context, event }) => event.type === 'mode.switch' && judgeSwitch(context, event).kind === 'allowed',
@@ -162,6 +164,8 @@ export const runMachine = setup({
     approvals: [],
     ...(input.resume?.modeSwitch ? { modeSwitch: input.resume.modeSwitch } : {}),
     lastText: '',
+    stopHook: input.stopHook === true,
+    stopHookContinues: 0,
     ...(input.resume ? { resume: input.resume } : {}),
   }),
   initial: 'starting',
@@ -210,6 +214,7 @@ export const runMachine = setup({
         cancel: cancelFrom('sampling'),
         'model.done': [
           { guard: 'turnHasToolCalls', target: 'acting', actions: 'recordTurn' },
+          { guard: 'hasStopHook', target: 'stopping', actions: ['recordTurn', 'appendFinalTurn'] },
           { target: 'finished', actions: ['recordTurn', 'appendFinalTurn'] },
         ],
         'model.failed': { target: 'failed', actions: ['recordTurn', 'appendFinalTurn', assign({ error: ({ event }) => (event as { error: RunFailure }).error })] },
@@ -282,6 +287,26 @@ export const runMachine = setup({
             ],
           },
         },
+      },
+    },
+    // The run would finish: its stop hooks may keep it going, their reason becoming the next user message.
+    stopping: {
+      on: { cancel: cancelFrom('stopping') },
+      invoke: {
+        src: 'stopHook',
+        input: ({ context }) => ({ mode: context.mode, messages: context.messages, continues: context.stopHookContinues, result: turnText(context.turn) || context.lastText }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output.continueWith !== undefined,
+            target: 'checkingLimits',
+            actions: assign(({ context, event }) => ({
+              messages: [...context.messages, { role: 'user' as const, content: [{ type: 'text' as const, text: event.output.continueWith ?? '' }] }],
+              stopHookContinues: context.stopHookContinues + 1,
+            })),
+          },
+          { target: 'finished' },
+        ],
+        onError: failWith('stop_hook_failed'),
       },
     },
     checkingLimits: {

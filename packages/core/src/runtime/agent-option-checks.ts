@@ -7,18 +7,12 @@ import type { ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
 import type { AgentOptions } from './agent-options.js';
 import type { AgentRuntime } from './agent-runtime.js';
 import { assertMcpLocalOptions, assertMcpServers } from './agent-mcp.js';
+import { assertHookOptions } from '../hooks/hook-option-checks.js';
 import { validateCustomTools } from './custom-tools.js';
 import { registryFor } from './agent-registry.js';
 import { assertLoadableConfigFiles } from './settings-for-send.js';
 import { toolMatches } from './tool-set.js';
-
-/**
- * Options the reference SDK documents that Cairn does not build yet. Passing one is an error, never
- * a run that quietly goes without it.
- */
-const notYetSupported: Record<string, string> = {
-  agents: 'Named subagents (agents) are not supported yet: Cairn has no task tool. Remove the option; the agent runs without subagents.',
-};
+import { assertSubagentOptions } from '../subagents/subagent-option-checks.js';
 
 /** Cloud-only options of the reference SDK: Cairn agents are local. */
 const cloudOnly: Record<string, string> = {
@@ -27,14 +21,17 @@ const cloudOnly: Record<string, string> = {
 
 /** The tool ids the reference SDK names that no Cairn tool pack provides yet. */
 const documentedButMissing: Record<string, string> = {
-  task: 'the task tool (subagents) is not supported yet',
+  task: 'no task tool is registered (register subagentsPlugin of @cairn/core/node; @cairn/sdk does)',
 };
 
-/** Throw for options Cairn does not support (yet), at Agent.create, Agent.resume and send. */
+/** Throw for options Cairn does not support, at Agent.create, Agent.resume and send: an error, never a run that quietly goes without them. */
 export function assertSupportedOptions(options: object, where: string): void {
   const given = options as Record<string, unknown>;
-  for (const [name, message] of Object.entries({ ...notYetSupported, ...cloudOnly })) {
+  for (const [name, message] of Object.entries(cloudOnly)) {
     if (given[name] !== undefined) throw new ConfigurationError(`${where}: ${message}`);
+  }
+  if (where === 'send' && given.agents !== undefined) {
+    throw new ConfigurationError('send: agents (named subagents) belong to the agent: pass them to Agent.create or Agent.resume, not to one send.');
   }
 }
 
@@ -97,8 +94,10 @@ export async function checkAgentOptions(runtime: AgentRuntime, options: Partial<
   if (review?.model) resolveModelSelection(registry, review.model, options as AgentOptions);
   assertMcpServers(registry, options.mcpServers, where);
   assertMcpLocalOptions(options.local, where);
+  assertHookOptions(options, where);
   const tools = [...registry.tools(), ...validateCustomTools(options.local?.customTools, registry.tools())];
   assertToolNames(options, tools, { where, cwd, settings: options.toolSettings ?? {}, mcpTools: registry.mcp() !== undefined });
+  assertSubagentOptions(registry, options, where);
   await assertLoadableConfigFiles(options, cwd, registry.mcp() !== undefined);
 }
 

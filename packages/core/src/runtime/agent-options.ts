@@ -9,8 +9,10 @@ import type { CanUseTool, PermissionRules } from '../permissions/index.js';
 import type { SettingSource } from '../config/setting-sources.js';
 import type { AgentHooks, CompactionPolicy } from './compaction.js';
 import type { ApproveModeSwitch } from './mode-switch.js';
+import type { HookProjectFile } from '../hooks/hook-files.js';
 
 export type { AgentHooks, CompactionPolicy, PreCompactEvent } from './compaction.js';
+export type { HookProjectFile } from '../hooks/hook-files.js';
 export type { ApproveModeSwitch, ModeSwitchRequest } from './mode-switch.js';
 
 export type { CanUseTool, PermissionRequest as ToolPermissionRequest, PermissionRules } from '../permissions/index.js';
@@ -22,11 +24,15 @@ export interface SandboxOptions {
 
 export type { McpServerConfig };
 
-/** A named subagent, as the reference SDK declares one. Not supported yet: passing `agents` throws. */
+/** A named subagent the `task` tool can start (docs/subagents.md). */
 export interface AgentDefinition {
+  /** When to use it: the task tool's description lists it so the model can choose. */
   description: string;
+  /** The subagent's instructions (appended to its system prompt). */
   prompt: string;
+  /** Its model; absent or `"inherit"`: the parent's model of the run. Checked at Agent.create. */
   model?: 'inherit' | string | ModelSelection;
+  /** Only these tools, within the ones the parent offers (a subagent never gets more than its parent). */
   tools?: ToolName[];
 }
 
@@ -57,6 +63,18 @@ export interface LocalOptions {
    * Without it, a loaded project layer's servers start (headless runs that asked for the project layer).
    */
   trustProjectServer?(server: McpProjectServer): boolean | Promise<boolean>;
+  /**
+   * Cairn: which hooks-file layers load, whatever `settingSources` says (by default, as for MCP, hook
+   * files load only for the layers `settingSources` names; docs/hooks.md). For hosts that confirm
+   * project hooks themselves (the CLI): pass `['project', 'user']` with `trustProjectHooks`.
+   */
+  hookConfigFiles?: Array<'project' | 'user'>;
+  /**
+   * Cairn: asked before the commands of each project hooks file run (with the file's config hash, so a
+   * host can remember the answer and ask again when the file changes); false leaves the file's hooks
+   * out with a warning. Without it, a loaded project layer's hooks run.
+   */
+  trustProjectHooks?(file: HookProjectFile): boolean | Promise<boolean>;
   sandboxOptions?: SandboxOptions;
   /**
    * Review each shell, MCP and web-fetch call with a model before it runs; a blocked call is
@@ -80,7 +98,12 @@ export interface AgentOptions {
   model?: ModelSelection | string;
   /** Create the agent under this id instead of a generated `agent-<uuid>` (must not exist yet). */
   agentId?: string;
-  /** Not supported yet (subagents): passing it throws a ConfigurationError. */
+  /**
+   * Named subagents for the `task` tool, next to the built-in `generalPurpose` and `explore`; they
+   * replace agent files (`.cairn/agents/*.md`, `.cursor/agents/*.md`, `.claude/agents/*.md`) of the
+   * same name. Needs a registered task tool (`@cairn/sdk` registers it). Never stored: pass them
+   * again on Agent.resume.
+   */
   agents?: Record<string, AgentDefinition>;
   /**
    * MCP servers for every run of this handle (a send's own `mcpServers` replace them for that run),
@@ -124,7 +147,13 @@ export interface AgentOptions {
   registry?: Registry;
   /** When and how the conversation is compacted (SPEC section 6). Default: 80 % of the model's window. */
   compaction?: CompactionPolicy;
-  /** Typed in-process hooks (only `preCompact` so far). */
+  /**
+   * Typed in-process hooks for the events of SPEC section 9 (`preToolUse`, `stop`, ...). They run
+   * after the file hooks of the same event (`.cursor/hooks.json`, `.claude/settings.json`,
+   * `.cairn/hooks.json`, loaded for the layers `local.settingSources` names); the strictest answer
+   * wins, and no hook's `allow` overrides a deny rule (docs/hooks.md). Not stored: pass them again
+   * on Agent.resume.
+   */
   hooks?: AgentHooks;
   /**
    * Decides `switch_mode` requests that need approval (plan -> agent, or a mode with more rights

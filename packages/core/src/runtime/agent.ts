@@ -16,7 +16,9 @@ import { executeRun, type RunOutcome } from './run-executor.js';
 import { rewindAgent, type RewindReport } from './rewind.js';
 import { customToolsToDefinitions, offeredTools } from './tool-set.js';
 import { AgentMcp, assertMcpServers } from './agent-mcp.js';
-import { RunMcpWarnings } from './run-mcp-warnings.js';
+import { RunWarnings } from './run-warnings.js';
+import { AgentHookSession, hookRunOutcome } from './agent-hooks.js';
+import type { AgentHooks } from './agent-options.js';
 import { validateCustomTools } from './custom-tools.js';
 import { normalizeUserMessage } from './user-message-input.js';
 import { buildUserMessage, type UserMessage } from './user-message.js';
@@ -36,6 +38,7 @@ import { resumePointOf, waitingMarker } from './run-resume.js';
 import { agentTurnQueue, type AgentTurnQueue } from './agent-turn-queue.js';
 import { runMessage, runStartEvents } from './run-start-events.js';
 import { listAgentArtifacts, readAgentArtifact, type SDKArtifact } from './agent-artifacts.js';
+import { AgentSubagents, type SubagentLink } from './agent-subagents.js';
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
 export class CairnAgent {
@@ -54,6 +57,10 @@ export class CairnAgent {
   private readonly approvals: AgentApprovalSettings;
   /** The agent's MCP servers, started at the first run that has some; closed by close(). */
   private readonly mcp: AgentMcp;
+  /** The agent's hooks (files and typed callbacks), built per run; session-end hooks run at close(). */
+  private readonly hooks: AgentHookSession;
+  /** The `task` tool bound to this agent (or, for a subagent, to its depth and inherited tools). */
+  private readonly subagents: AgentSubagents;
 
   private constructor(
     runtime: AgentRuntime,
@@ -61,6 +68,7 @@ export class CairnAgent {
     private readonly options: AgentOptions,
     private readonly store: AgentStore,
     showModel = true,
+    subagent?: SubagentLink,
   ) {
     this.runtime = agentRuntimeFor(runtime, options);
     this.approvals = approvalSettingsFor(options, store);
@@ -70,6 +78,14 @@ export class CairnAgent {
     this.resolved = resolveModelSelection(this.runtime.registry, this.selection, options);
     this.turns = agentTurnQueue(this.runtime, store, record.agentId);
     this.mcp = AgentMcp.for(this.runtime.registry, record.agentId, record.cwd, options);
+    this.hooks = new AgentHookSession(record.agentId, record.cwd, options);
+    this.subagents = new AgentSubagents({
+      agentId: record.agentId, cwd: record.cwd, options, runtime: this.runtime, store, selection: () => this.runSelection(),
+      spawn: async (child, childOptions, link) => {
+        await store.agents.put(child);
+        return new CairnAgent(runtime, child, childOptions, store, true, link);
+      },
+    }, subagent);
   }
 
   /** @internal Use Agent.create. */
@@ -211,7 +227,8 @@ export class CairnAgent {
     const started = Date.now();
     const book: RunBook = { record: { ...initial, checkpointBefore: (await this.store.agents.get(this.agentId))?.checkpointRoot ?? this.record.checkpointRoot }, fileChanges: Promise.resolve() };
     const message = runMessage(this.agentId, run.id);
-    const warnings = new RunMcpWarnings(message);
+    const warnings = new RunWarnings(message, 'mcp');
+    const hookWarnings = new RunWarnings(message, 'hook');
     const stopHeartbeat = await this.turns.lease.keepAlive(run.id, controller);
     try {
       const latest = await this.store.agents.get(this.agentId);
@@ -231,13 +248,14 @@ export class CairnAgent {
       const mode = this.modeDefinition(runMode);
       const settings = await loadSendSettingsOrError(this.options, this.record.cwd, this.runtime.registry.modes(), this.runtime.registry.mcp() !== undefined);
       const tools = await this.runTools(options, settings.error ? undefined : warnings.warn, controller.signal);
+      const hooks = settings.error ? { reminders: [] } : await this.hooks.openRun({ runId: run.id, mode: mode.id, warn: hookWarnings.warnText, signal: controller.signal, prompt: userMessage.text, resumed: history.length > 0 });
       const user = await buildUserMessage({
         message: userMessage,
         cwd: this.record.cwd,
         firstInConversation: history.length === 0,
         mode,
         modeChanged: history.length === 0 ? mode.id !== 'agent' || mode.promptBlocks.length > 0 : snapshot.mode !== mode.id,
-        reminders: [...(decided.approval ? [decided.approval.reminder] : []), ...queryRuleReminders(settings.value.config, userMessage.text, state)],
+        reminders: [...(decided.approval ? [decided.approval.reminder] : []), ...queryRuleReminders(settings.value.config, userMessage.text, state), ...hooks.reminders],
       });
       const modeChange = decided.approval
         ? { from: conversationMode, source: 'plan-approval' as const }
@@ -253,19 +271,20 @@ export class CairnAgent {
         ...(modeChange ? { modeChange } : {}),
         ...(decided.approval ? { approvalUpdate: decided.approval.update } : {}),
       });
-      const opening = [...startEvents, ...warnings.open(mode.id, log, options.onDelta)];
+      const opening = [...startEvents, ...warnings.open(mode.id, log, options.onDelta), ...hookWarnings.open(mode.id, log, options.onDelta)];
       await log.append(opening);
       // The opening updates (user-message-appended, a mode change, MCP warnings) reach onDelta like every later one.
       for (const event of opening) if (event.kind === 'update') await options.onDelta?.({ update: event.update });
       const checkpointer = this.checkpointerFor(history, mode.id);
       const outcome: RunOutcome = settings.error
         ? { status: 'error', result: '', messages: history, mode: mode.id, error: { message: settings.error.message, code: settings.error.code ?? 'configuration_error' } }
-        : controller.signal.aborted
+        : (hookRunOutcome(hooks, history, mode.id) ?? (controller.signal.aborted
           ? { status: 'cancelled', result: '', messages: [...history, user], mode: mode.id, error: { message: 'The run was cancelled.', code: 'cancelled' } }
-          : await executeRun(buildRunPlan(this.planSource(), { run, book, log, controller, options, settings: settings.value, checkpointer, tools, state, mode: mode.id, messages: [...history, user] }));
+          : await executeRun(buildRunPlan(this.planSource(hooks.hooks), { run, book, log, controller, options, settings: settings.value, checkpointer, tools, state, mode: mode.id, messages: [...history, user] }))));
       return await this.finishRun(run, book, log, outcome, state, checkpointer, started, mode.id);
     } finally {
       warnings.end();
+      hookWarnings.end();
       stopHeartbeat();
     }
   }
@@ -289,7 +308,8 @@ export class CairnAgent {
   private async executeResumed(run: Run, waiting: RunRecord, log: RunEventLog, controller: AbortController): Promise<RunResult> {
     const started = waiting.createdAt;
     const book: RunBook = { record: waiting, fileChanges: Promise.resolve() };
-    const warnings = new RunMcpWarnings(runMessage(this.agentId, run.id));
+    const warnings = new RunWarnings(runMessage(this.agentId, run.id), 'mcp');
+    const hookWarnings = new RunWarnings(runMessage(this.agentId, run.id), 'hook');
     const stopHeartbeat = await this.turns.lease.keepAlive(run.id, controller);
     try {
       const snapshot = await loadConversation(this.store.checkpoints, this.record.checkpointRoot);
@@ -298,21 +318,27 @@ export class CairnAgent {
       const point = resumePointOf(waiting, approvals, snapshot.messages);
       const checkpointer = this.checkpointerFor(point ? point.messages : repairConversation(snapshot.messages).messages, point?.mode ?? snapshot.mode);
       const settings = await loadSendSettingsOrError(this.options, this.record.cwd, this.runtime.registry.modes(), this.runtime.registry.mcp() !== undefined);
+      // The run's opening events are written already: its hook warnings are written as they come.
+      await log.append(hookWarnings.open(point?.mode ?? snapshot.mode, log));
+      const hooks = point && !settings.error ? await this.hooks.openRun({ runId: run.id, mode: point.mode, warn: hookWarnings.warnText, signal: controller.signal, resumed: true }) : { reminders: [] };
       const outcome: RunOutcome = !point
         ? { status: 'error', result: '', messages: repairConversation(snapshot.messages).messages, mode: snapshot.mode, error: { message: 'The run waited for approval, but its saved conversation does not show what it waited for; it was closed.', code: 'interrupted' } }
         : settings.error
           ? { status: 'error', result: '', messages: repairConversation(snapshot.messages).messages, mode: point.mode, error: { message: settings.error.message, code: settings.error.code ?? 'configuration_error' } }
-          : await executeRun(buildRunPlan(this.planSource(), { run, book, log, controller, options: {}, settings: settings.value, checkpointer, tools: await this.runTools({}, warnings.opened(point.mode, log), controller.signal), state, mode: point.mode, messages: point.messages, resume: point.resume }));
+          : hookRunOutcome(hooks, point.messages, point.mode) ?? await executeRun(buildRunPlan(this.planSource(hooks.hooks), { run, book, log, controller, options: {}, settings: settings.value, checkpointer, tools: await this.runTools({}, warnings.opened(point.mode, log), controller.signal), state, mode: point.mode, messages: point.messages, resume: point.resume }));
       return await this.finishRun(run, book, log, outcome, state, checkpointer, started, point?.mode ?? snapshot.mode);
     } finally {
       warnings.end();
+      hookWarnings.end();
       stopHeartbeat();
     }
   }
 
   /** The registry's tools and the custom tools, then the MCP servers' (started now; none with `warn` undefined). */
-  private runTools(options: SendOptions, warn: RunMcpWarnings['warn'] | undefined, signal: AbortSignal) {
-    const fixed = [...this.runtime.registry.tools(), ...customToolsToDefinitions(options.local?.customTools ?? this.options.local?.customTools)];
+  private async runTools(options: SendOptions, warn: RunWarnings['warn'] | undefined, signal: AbortSignal) {
+    const fixed = await this.subagents.bind([...this.runtime.registry.tools(), ...customToolsToDefinitions(options.local?.customTools ?? this.options.local?.customTools)]);
+    // A subagent's MCP tools are its parent's (one session per top-level agent), already in `fixed`.
+    if (this.subagents.link) return () => fixed;
     return this.mcp.runTools(fixed, { send: options.mcpServers, agent: this.options.mcpServers }, signal, warn);
   }
 
@@ -332,12 +358,12 @@ export class CairnAgent {
       : { onSave: async (root, mode) => (this.record = await store.agents.update(this.agentId, moveTo(root, mode))) });
   }
 
-  /** What a run's plan is built from (agent-run-plan.ts). */
-  private planSource(): RunPlanAgent {
+  /** What a run's plan is built from (agent-run-plan.ts); `hooks`: the run's (agent-hooks.ts), in place of the raw callbacks. */
+  private planSource(hooks?: AgentHooks): RunPlanAgent {
     return {
       agentId: this.agentId,
       cwd: this.record.cwd,
-      options: this.options,
+      options: { ...this.options, hooks },
       runtime: this.runtime,
       store: this.store,
       resolved: this.resolved,
@@ -351,7 +377,7 @@ export class CairnAgent {
 
   /** End a run (run-finish.ts); the agent row moves to the run's final checkpoint first. */
   private finishRun(run: Run, book: RunBook, log: RunEventLog, outcome: RunOutcome, state: Record<string, unknown>, checkpointer: ConversationCheckpointer, started: number, startMode: string): Promise<RunResult> {
-    return finishRun({ store: this.store, run, book, log, outcome, state, checkpointer, started, approvals: this.approvals.channel }, async (root) => {
+    return finishRun({ store: this.store, run, book, log, outcome: this.subagents.withChildUsage(run.id, outcome), state, checkpointer, started, approvals: this.approvals.channel }, async (root) => {
       // A mode the run switched to stays the agent's; a mode given for this send only does not.
       if (outcome.mode !== startMode) this.currentMode = outcome.mode;
       this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, mode: this.currentMode, model: this.selection, updatedAt: Date.now() });
@@ -415,12 +441,13 @@ export class CairnAgent {
     await this.mcp.reload();
   }
 
-  /** Waits for the last send, then closes the agent's MCP servers. */
+  /** Waits for the last send, then closes the agent's MCP servers and runs its session-end hooks. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.lastSend.catch(() => undefined);
     await this.mcp.close();
+    await this.hooks.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

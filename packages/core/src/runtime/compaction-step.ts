@@ -60,7 +60,7 @@ export async function compactIfNeeded(input: CompactionStepInput): Promise<{ mes
   throwIfAborted(input.signal);
   if (!needsCompaction(input)) return { messages: input.messages, compacted: false };
   const before = input.meter.estimate({ systemPrompt: input.systemPrompt, tools: input.tools, messages: input.messages }).tokens;
-  const hook = await untilAborted(Promise.resolve(input.hooks?.preCompact?.({ agentId: input.agentId, runId: input.runId, trigger: 'auto', mode: input.mode, tokens: before, budget: input.budget })), input.signal);
+  const hook = await untilAborted(Promise.resolve(input.hooks?.preCompact?.({ agentId: input.agentId, runId: input.runId, trigger: 'auto', mode: input.mode, tokens: before, budget: input.budget }, { signal: input.signal })), input.signal);
   await notify(input, { status: `The conversation needs about ${before} tokens, over the budget of ${input.budget}: compacting.` });
 
   const fixed = estimateTextTokens(input.systemPrompt) + estimateToolsTokens(input.tools);

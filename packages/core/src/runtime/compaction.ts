@@ -55,11 +55,8 @@ export interface PreCompactEvent {
 // biome-ignore lint/suspicious/noConfusingVoidType: a hook may return nothing
 export type PreCompactResult = void | { instructions?: string };
 
-/** Typed in-process hooks. Only `preCompact` is wired here; SPEC section 9 lists the rest. */
-export interface AgentHooks {
-  /** Before a compaction; may add instructions for the summary (like Claude Code's PreCompact). */
-  preCompact?: (event: PreCompactEvent) => PreCompactResult | Promise<PreCompactResult>;
-}
+/** Typed in-process hooks (SPEC section 9): declared with the other hook events in hooks/hook-types.ts. */
+export type { AgentHooks } from '../hooks/hook-types.js';
 
 export const defaultCompactionRatio = 0.8;
 export const defaultKeepRecentTurns = 4;

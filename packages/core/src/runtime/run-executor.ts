@@ -1,6 +1,8 @@
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import { runMachine, toFailure } from '../machine/run-machine.js';
-import type { AwaitApprovalsInput, ExecuteToolsInput, RunMachineContext, RunMachineEvent, RunMachineOutput, SaveCheckpointInput, StreamModelInput } from '../machine/run-machine-types.js';
+import type { AwaitApprovalsInput, ExecuteToolsInput, RunMachineContext, RunMachineEvent, RunMachineOutput, SaveCheckpointInput, StopHookInput, StreamModelInput } from '../machine/run-machine-types.js';
+import { runHooksOf } from '../hooks/run-hooks.js';
+import { runStopHooks } from '../hooks/stop-hooks.js';
 import { turnToAssistantMessage } from '../machine/turn-to-message.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import { compactIfNeeded, needsCompaction } from './compaction-step.js';
@@ -20,6 +22,7 @@ export type RunOutcome = RunMachineOutput;
 /** Drive one run through the run machine, writing every update to the run's event log. */
 export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   const scope = new RunScope(plan);
+  const hooks = runHooksOf(plan.hooks);
   const machine = runMachine.provide({
     actors: {
       prepareStep: fromPromise(({ input, signal }: { input: { step: number; mode: string; messages: ModelMessage[] }; signal: AbortSignal }) => prepareStep(scope, input, signal)),
@@ -35,16 +38,20 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
         (input, signal, send) => awaitApprovals({ agentId: plan.agentId, runId: plan.runId, runs: plan.store.runs, publisher: scope.publisher, settings: plan.approvals, checkedCall: (callId) => actor.getSnapshot().context.checked[callId] }, input, signal, send),
         'approval_failed',
       ),
+      stopHook: fromPromise(({ input, signal }: { input: StopHookInput; signal: AbortSignal }) =>
+        hooks ? runStopHooks(hooks, { agentId: plan.agentId, runId: plan.runId, cwd: plan.cwd }, input, signal, (text) => scope.publisher.deliver([scope.publisher.message({ type: 'status', status: 'RUNNING', mode: input.mode, message: text })])) : Promise.resolve({}),
+      ),
     },
   });
   const actor = createActor(machine, {
-    input: { messages: plan.messages, mode: plan.mode, maxSteps: plan.maxSteps, modes: scope.modes, state: plan.state, canApproveModeSwitch: plan.canApproveModeSwitch, ...(plan.resume ? { resume: plan.resume } : {}) },
+    input: { messages: plan.messages, mode: plan.mode, maxSteps: plan.maxSteps, modes: scope.modes, state: plan.state, canApproveModeSwitch: plan.canApproveModeSwitch, ...(plan.resume ? { resume: plan.resume } : {}), ...(hooks?.has('stop') ? { stopHook: true } : {}) },
   });
   actor.on('updates', (event) => {
     void scope.publisher.deliver(event.updates.flatMap((update) => [{ kind: 'update' as const, update }, ...(update.type === 'mode-changed' ? [scope.publisher.message({ type: 'status', status: 'RUNNING', phase: 'mode-changed', mode: update.to, message: `${update.from} -> ${update.to}` })] : [])]));
     for (const update of event.updates) if (update.type === 'mode-changed') plan.onModeChanged?.(update.to);
   });
   const finished = new Promise<void>((resolve) => actor.subscribe({ complete: () => resolve(), error: () => resolve() }));
+  if (hooks?.has('notification')) notifyApprovalWaits(actor, (message, mode) => hooks.notification({ agentId: plan.agentId, runId: plan.runId, cwd: plan.cwd, mode, message, notificationType: 'permission_prompt' }, { signal: plan.signal }));
   const onAbort = () => actor.send({ type: 'cancel' });
   plan.signal.addEventListener('abort', onAbort, { once: true });
   actor.start();
@@ -60,6 +67,16 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   // Saves of stopped states may still be writing blobs: the final checkpoint waits for them.
   await plan.checkpointer.settled();
   return output;
+}
+
+/** Notification hooks: once each time the run starts waiting for a person's approval. */
+function notifyApprovalWaits(actor: { subscribe(observer: (snapshot: { matches(state: object): boolean; context: RunMachineContext }) => void): unknown }, notify: (message: string, mode: string) => Promise<void>): void {
+  let waiting = false;
+  actor.subscribe((snapshot) => {
+    const now = snapshot.matches({ awaitingApproval: 'waiting' });
+    if (now && !waiting) void notify(`The agent needs your approval: ${snapshot.context.approvals.map((request) => request.reason).join('; ')}`, snapshot.context.mode).catch(() => undefined);
+    waiting = now;
+  });
 }
 
 /** A callback actor whose body is an async function: its failure (not a cancel) fails the run. */
@@ -83,6 +100,8 @@ async function prepareStep(scope: RunScope, input: { step: number; mode: string;
   const mode = scope.mode(input.mode);
   const rules = ruleReminderFor(plan.rules ?? [], [...scope.touchedPaths], plan.state);
   const messages = rules ? [...input.messages, rules] : input.messages;
+  // The transcript a command hook may read (written only when one runs).
+  runHooksOf(plan.hooks)?.noteConversation(messages);
   let stepReminder: string | undefined;
   if (typeof mode.reminder === 'function') {
     const editedFiles = await readEditedFiles(plan.cwd, [...scope.editedPaths]);

@@ -10,7 +10,11 @@ describe('RunPublisher', () => {
   it('streamed updates are written together, and onDelta sees each only once it is stored, in order', async () => {
     const store = createMemoryStore();
     let appends = 0;
-    const runEvents = { ...store.runEvents, append: (runId: string, events: RunEvent[]) => (appends++, store.runEvents.append(runId, events)) };
+    const runEvents = { ...store.runEvents, append: (runId: string, events: RunEvent[]) => {
+        appends++;
+        return store.runEvents.append(runId, events);
+      },
+    };
     const log = new RunEventLog(runEvents, 'run-1');
     const seen: string[] = [];
     const storedWhenSeen: number[] = [];

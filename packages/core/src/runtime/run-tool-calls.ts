@@ -10,6 +10,8 @@ import { completedToolCall } from './tool-call-updates.js';
 import { type CheckedToolCall, checkToolCall, runCheckedCall, type ToolCallOutcome } from './tool-runner.js';
 import { readOnlyModeRefusal } from './tool-set.js';
 import { capTurnToolOutputs } from './turn-output-cap.js';
+import { runHooksOf } from '../hooks/run-hooks.js';
+import { applyPostToolHooks, applyPreToolHooks, canAskTools } from '../hooks/tool-call-hooks.js';
 
 /**
  * The body of the `checkToolCalls` actor: validate every call of the turn and ask the permission
@@ -18,15 +20,19 @@ import { capTurnToolOutputs } from './turn-output-cap.js';
 export async function checkToolCalls(scope: RunScope, input: CheckToolCallsInput, signal: AbortSignal): Promise<CheckToolCallsOutput> {
   const { plan } = scope;
   const mode = scope.mode(input.mode);
+  const hooks = runHooksOf(plan.hooks);
+  const checkPermission = async (tool: ToolDefinition, toolInput: unknown, paths: string[]) => {
+    for (const path of paths) scope.touchedPaths.add(workspaceRelative(plan.cwd, path));
+    const refusal = await readOnlyModeRefusal(tool, toolInput, mode);
+    if (refusal) return { decision: 'deny' as const, reason: refusal };
+    return plan.checkPermission(tool, toolInput, paths, mode.id);
+  };
+  const base = { agentId: plan.agentId, runId: plan.runId, cwd: plan.cwd, mode: mode.id };
   const environment = {
     cwd: plan.cwd,
     availability: scope.toolsFor(mode.id).availability,
-    checkPermission: async (tool: ToolDefinition, toolInput: unknown, paths: string[]) => {
-      for (const path of paths) scope.touchedPaths.add(workspaceRelative(plan.cwd, path));
-      const refusal = await readOnlyModeRefusal(tool, toolInput, mode);
-      if (refusal) return { decision: 'deny' as const, reason: refusal };
-      return plan.checkPermission(tool, toolInput, paths, mode.id);
-    },
+    checkPermission,
+    ...(hooks ? { afterPermission: (checked: CheckedToolCall) => applyPreToolHooks(checked, { hooks, base, canAsk: canAskTools(plan.approvals), signal, checkPermission }) } : {}),
   };
   const calls = turnToolCalls(input.turn);
   const results = await Promise.all(calls.map((call) => checkToolCall({ toolCallId: call.toolCallId, toolName: call.toolName, inputText: call.inputText }, environment)));
@@ -51,6 +57,7 @@ export async function executeTools(scope: RunScope, input: ExecuteToolsInput, si
   const { plan, publisher } = scope;
   const mode = scope.mode(input.mode);
   const sandbox = plan.sandboxFor(mode);
+  const hooks = runHooksOf(plan.hooks);
   const calls = turnToolCalls(input.turn);
   const outcomes = await Promise.all(
     calls.map(async (call): Promise<ToolCallOutcome> => {
@@ -58,13 +65,14 @@ export async function executeTools(scope: RunScope, input: ExecuteToolsInput, si
       if (done) return done;
       const checked = input.checked[call.toolCallId];
       if (!checked) throw new Error(`Tool call ${call.toolCallId} was not checked before running.`);
-      const outcome = await runCheckedCall(checked, {
+      const ran = await runCheckedCall(checked, {
         writeLock: scope.writeLock,
         signal: scope.toolSignal,
-        createContext: (_tool, toolCallId, callSignal) => toolExecutionContext(scope, { toolCallId, signal: callSignal, mode, sandbox }),
+        createContext: (tool, toolCallId, callSignal) => toolExecutionContext(scope, { toolCallId, signal: callSignal, mode, sandbox, tool }),
         // Coalesced with the step's other writes; the calls themselves are already in the checkpoint.
         onStart: async (request, args) => void (await publisher.deliverSoon([publisher.message({ type: 'tool_call', call_id: request.toolCallId, name: request.toolName, status: 'running', args })])),
       });
+      const outcome = hooks && checked.kind === 'ready' ? await applyPostToolHooks(hooks, { agentId: plan.agentId, runId: plan.runId, cwd: plan.cwd, mode: mode.id }, checked.tool, ran, signal) : ran;
       if (signal.aborted) throw signal.reason;
       scope.calledTools.push(outcome.toolName);
       await reportOutcome(scope, outcome);

@@ -1,12 +1,13 @@
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
-import type { SandboxRequirement, ToolExecutionContext } from '../spec/tool/v1/index.js';
+import type { SandboxRequirement, ToolDefinition, ToolExecutionContext } from '../spec/tool/v1/index.js';
+import { taskHostEntry } from '../subagents/task-host.js';
 import type { RunScope } from './run-scope.js';
 import { workspaceRelative } from './rules-reminders.js';
 import { sensitiveFileChangeUpdate } from './sensitive-file-flag.js';
 import { shellCommandCheck } from './shell-command-check.js';
 
 /** What one tool call gets to work with: the workspace, the run's state, its sandbox and permission checks. */
-export function toolExecutionContext(scope: RunScope, call: { toolCallId: string; signal: AbortSignal; mode: ModeDefinition; sandbox: SandboxRequirement }): ToolExecutionContext {
+export function toolExecutionContext(scope: RunScope, call: { toolCallId: string; signal: AbortSignal; mode: ModeDefinition; sandbox: SandboxRequirement; tool?: ToolDefinition }): ToolExecutionContext {
   const { plan } = scope;
   const { toolCallId } = call;
   return {
@@ -35,5 +36,7 @@ export function toolExecutionContext(scope: RunScope, call: { toolCallId: string
     checkShellCommand: shellCommandCheck({ tools: plan.tools, allow: plan.allow, deny: plan.deny, mode: call.mode, cwd: plan.cwd, settings: plan.toolSettings, checkPermission: plan.checkPermission, ...(plan.approvals.canUseTool ? { canUseTool: plan.approvals.canUseTool } : {}) }),
     settings: plan.toolSettings,
     env: plan.env,
+    // Only a `task` call gets what starting a subagent takes from this run (subagents/task-host.ts).
+    ...(call.tool?.category === 'task' ? taskHostEntry(scope, call.mode) : {}),
   };
 }

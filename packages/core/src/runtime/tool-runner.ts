@@ -15,6 +15,8 @@ export interface ToolCheckEnvironment {
   cwd: string;
   availability: Map<string, ToolAvailability>;
   checkPermission(tool: ToolDefinition, input: unknown, paths: string[]): Promise<PermissionVerdict>;
+  /** Pre-tool hooks (hooks/tool-call-hooks.ts), after the rules: they may deny, ask or rewrite, never undo a deny. */
+  afterPermission?(checked: CheckedToolCall): Promise<CheckedToolCall>;
 }
 
 export interface ToolRunEnvironment {
@@ -50,7 +52,8 @@ export async function checkToolCall(call: ToolCallRequest, environment: ToolChec
   const verdict = await environment.checkPermission(tool, validation.value, paths);
   if (verdict.decision === 'deny') return deniedCall(call, parsed.value, verdict.reason);
   const ready = { call, tool, input: validation.value, args: parsed.value, paths };
-  return verdict.decision === 'ask' ? { kind: 'ask', ...ready, verdict } : { kind: 'ready', ...ready };
+  const checked: CheckedToolCall = verdict.decision === 'ask' ? { kind: 'ask', ...ready, verdict } : { kind: 'ready', ...ready };
+  return environment.afterPermission ? environment.afterPermission(checked) : checked;
 }
 
 /**
@@ -81,7 +84,7 @@ export async function runCheckedCall(checked: CheckedToolCall, environment: Tool
   return tool.readOnly || paths.length === 0 ? execute() : environment.writeLock.run(paths, execute);
 }
 
-function absolutePaths(tool: ToolDefinition, input: unknown, cwd: string): string[] {
+export function absolutePaths(tool: ToolDefinition, input: unknown, cwd: string): string[] {
   try {
     return (tool.paths?.(input) ?? []).map((path) => (isAbsolute(path) ? path : resolve(cwd, path)));
   } catch {

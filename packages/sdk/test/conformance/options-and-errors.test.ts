@@ -65,15 +65,13 @@ describe('Restricting the toolset: names and persistence', () => {
     expect((await store.agents.list()).items).toHaveLength(1);
   });
 
-  it('tools: ["webSearch"] without a search backend says how to configure one; tools: ["task"] is not supported yet', async () => {
+  it('tools: ["webSearch"] without a search backend says how to configure one; tools: ["task"] offers the task tool', async () => {
     const cwd = await makeWorkspace();
     const webSearch = Agent.create({ ...offline(), tools: ['webSearch'], local: { cwd, store: createMemoryStore() } });
     await expect(webSearch).rejects.toThrow(ConfigurationError);
     await expect(webSearch).rejects.toThrow(/web_search is not configured: give it a search backend: toolSettings: \{ webSearch: \{ backend/);
-    const task = Agent.create({ ...offline(), tools: ['read', 'task'], local: { cwd, store: createMemoryStore() } });
-    await expect(task).rejects.toThrow(ConfigurationError);
-    await expect(task).rejects.toThrow(/task tool \(subagents\) is not supported yet/);
-    // Disallowing a tool Cairn does not have takes nothing away: that is allowed.
+    await expect(Agent.create({ ...offline(), tools: ['read', 'task'], local: { cwd, store: createMemoryStore() } })).resolves.toBeDefined();
+    // Disallowing the task tool takes subagents away: that is allowed too.
     await expect(Agent.create({ ...offline(), disallowedTools: ['task'], local: { cwd, store: createMemoryStore() } })).resolves.toBeDefined();
   });
 
@@ -166,17 +164,18 @@ describe('options Cairn does not support are refused, never ignored', () => {
   const agents = { 'code-reviewer': { description: 'Reviews code.', prompt: 'Review code for bugs.', model: 'inherit' } };
   const cloud = { repos: [{ url: 'https://fd.xuwubk.eu.org:443/https/github.com/your-org/your-repo', startingRef: 'main' }] };
 
-  it('agents and cloud at Agent.create, Agent.resume and send; mcpServers are checked, not refused', async () => {
+  it('cloud at Agent.create, Agent.resume and send is refused; agents and mcpServers are checked', async () => {
     const cwd = await makeWorkspace();
     const store = createMemoryStore();
-    await expect(Agent.create({ ...offline(), agents, local: { cwd, store } })).rejects.toThrow(/subagents.*not supported yet/);
+    await expect(Agent.create({ ...offline(), agents: { bad: { description: 'No prompt.' } } as unknown as AgentOptions['agents'], local: { cwd, store } })).rejects.toThrow(ConfigurationError);
+    await expect(Agent.create({ ...offline(), agents, local: { cwd, store: createMemoryStore() } })).resolves.toBeDefined();
     await expect(Agent.create({ ...offline(), mcpServers: { docs: { type: 'http', url: 'ftp://example.com' } }, local: { cwd, store } })).rejects.toThrow(/MCP server "docs"/);
     await expect(Agent.create({ ...offline(), cloud, local: { cwd, store } })).rejects.toThrow(/cloud agents .* are not supported/);
     await expect(Agent.create({ ...offline(), cloud } as AgentOptions)).rejects.toThrow(ConfigurationError);
     expect((await store.agents.list()).items).toEqual([]);
 
     const agent = await Agent.create({ ...offline(), mcpServers, local: { cwd, store } });
-    for (const option of [{ agents }, { cloud }]) {
+    for (const option of [{ cloud }]) {
       await expect(Agent.resume(agent.agentId, { ...offline(), ...option, local: { store } })).rejects.toThrow(ConfigurationError);
     }
     await expect(agent.send('hello', { mcpServers: { docs: { command: '' } } })).rejects.toThrow(/send: .*MCP server "docs"/);
@@ -195,23 +194,21 @@ describe('options Cairn does not support are refused, never ignored', () => {
     }
   });
 
-  it.each([
-    ['.cursor/hooks.json', JSON.stringify({ version: 1, hooks: { beforeSubmitPrompt: [{ command: 'touch hook-ran' }] } })],
-    ['.cursor/agents/reviewer.md', '---\nname: reviewer\ndescription: Reviews code.\n---\nReview the code.\n'],
-  ])('with settingSources ["project"], a workspace holding %s is refused at Agent.create; without settingSources that layer is not loaded', async (file, content) => {
-    const server = await startServer(chat, [{ text: 'Plain run.' }]);
+  it('a workspace .cursor/hooks.json: not loaded without settingSources; with ["project"] its hook runs', async () => {
+    const server = await startServer(chat, [{ text: 'Plain run.' }, { text: 'Second run.' }]);
     const cwd = await makeWorkspace();
-    await mkdir(join(cwd, file, '..'), { recursive: true });
-    await writeFile(join(cwd, file), content);
-    const refused = Agent.create({ ...providerOptions(chat, server), local: { cwd, store: createMemoryStore(), settingSources: ['project'] } });
-    await expect(refused).rejects.toThrow(ConfigurationError);
-    await expect(refused).rejects.toThrow(file.endsWith('.md') ? '.cursor/agents' : file);
-
-    const agent = await Agent.create({ ...providerOptions(chat, server), local: { cwd, store: createMemoryStore() } });
-    expect(await (await agent.send('hello')).wait()).toMatchObject({ status: 'finished', result: 'Plain run.' });
+    await mkdir(join(cwd, '.cursor'), { recursive: true });
+    await writeFile(join(cwd, '.cursor/hooks.json'), JSON.stringify({ version: 1, hooks: { beforeSubmitPrompt: [{ command: 'touch hook-ran' }] } }));
+    const unloaded = await Agent.create({ ...providerOptions(chat, server), local: { cwd, store: createMemoryStore() } });
+    expect(await (await unloaded.send('hello')).wait()).toMatchObject({ status: 'finished', result: 'Plain run.' });
     expect(existsSync(join(cwd, 'hook-ran'))).toBe(false);
+    await unloaded.close();
+
+    const loaded = await Agent.create({ ...providerOptions(chat, server), local: { cwd, store: createMemoryStore(), settingSources: ['project'] } });
+    expect(await (await loaded.send('hello')).wait()).toMatchObject({ status: 'finished', result: 'Second run.' });
+    expect(existsSync(join(cwd, 'hook-ran'))).toBe(true);
     expect(server.problems).toEqual([]);
-    await agent.close();
+    await loaded.close();
   });
 
   it('a workspace .cursor/mcp.json: not loaded without settingSources; with ["project"] its server is started', async () => {

@@ -304,11 +304,13 @@ export interface RetryUpdate {
 
 /**
  * Cairn: something the run could not use and went on without (an MCP server that failed to start or
- * was not trusted). Said once per cause and run; UIs should show it.
+ * was not trusted, a hook that failed or timed out), or a hook's message for the user. Said once per
+ * cause and run; UIs should show it.
  */
 export interface WarningUpdate {
   type: 'warning';
-  source: 'mcp';
+  /** `mcp`: a server; `hook`: a hook that failed, timed out, or had a message for the user. */
+  source: 'mcp' | 'hook';
   message: string;
   /** For `mcp`: the server's name. */
   server?: string;

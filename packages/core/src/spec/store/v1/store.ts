@@ -37,6 +37,12 @@ export interface AgentRecord {
   checkpointRoot: string | null;
   lease: AgentLease | null;
   metadata?: JSONObject;
+  /** Set on a subagent: the agent, run and `task` tool call that started it (docs/subagents.md). */
+  parentAgentId?: string;
+  parentRunId?: string;
+  parentToolCallId?: string;
+  /** The subagent type the `task` call named (`explore`, `generalPurpose`, a name from `agents`). */
+  subagentType?: string;
 }
 
 export type LeaseResult = { acquired: true } | { acquired: false; holder: AgentLease };
