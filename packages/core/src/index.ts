@@ -40,6 +40,7 @@ export { approvalMatches, checkApprovalDecision, checkApprovalFilter, checkAppro
 export * from './hooks/index.js';
 export { defineTool } from './tools/define-tool.js';
 export { lazyImplementation } from './util/lazy-implementation.js';
+export { untilAborted } from './util/until-aborted.js';
 export { isJsonSchemaInput, toolInputJsonSchema } from './tools/tool-schema.js';
 // Permission rules are plain data and text; evaluating them (the engine, shell analysis) needs Node.
 export type { CanUseTool, CanUseToolResult, PermissionCheckRequest, PermissionLayer, PermissionRequest, PermissionResult } from './permissions/permission-engine.js';

@@ -1,3 +1,4 @@
+import { untilAborted } from '../util/until-aborted.js';
 import type { RetryPolicy } from '../model-call/retry-policy.js';
 import type { InteractionUpdate } from '../spec/events/v1/index.js';
 import type { LanguageModelV1, LanguageModelV1FunctionTool, ModelMessage } from '../spec/language-model/v1/index.js';
@@ -152,21 +153,3 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason;
 }
 
-/** A hook that ignores the signal must not hold a cancelled run. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}

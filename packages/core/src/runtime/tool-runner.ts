@@ -1,3 +1,4 @@
+import { untilAborted } from '../util/until-aborted.js';
 import { isAbsolute, resolve } from 'node:path';
 import { CairnError, isAbortError } from '../spec/errors/index.js';
 import type { JSONValue } from '../spec/json.js';
@@ -72,7 +73,7 @@ export async function runCheckedCall(checked: CheckedToolCall, environment: Tool
   const signal = AbortSignal.any([environment.signal, timeout]);
   const execute = async (): Promise<ToolCallOutcome> => {
     try {
-      const result = await raceAbort(Promise.resolve(tool.execute(input, environment.createContext(tool, call.toolCallId, signal))), signal);
+      const result = await untilAborted(Promise.resolve(tool.execute(input, environment.createContext(tool, call.toolCallId, signal))), signal);
       return { ...base, ...normalizeToolResult(result), invalid: false };
     } catch (error) {
       if (environment.signal.aborted) throw environment.signal.reason ?? error;
@@ -98,21 +99,3 @@ function describeToolFailure(toolName: string, error: unknown): string {
   return `${toolName} failed: ${String(error)}`;
 }
 
-/** Stop waiting for a tool that ignores its signal; the run must not hang on it. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolvePromise, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolvePromise(value);
-      },
-      (error) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}

@@ -5,7 +5,7 @@ import { type ConnectionFactory, ConnectionPool, connectionKey, type PooledConne
 import { chooseRunServers, RunWarnings, runServers } from './run-servers.js';
 import { serverStatus } from './server-status.js';
 import { TrustGate } from './trust-gate.js';
-import { unlessAborted } from './unless-aborted.js';
+import { untilAborted } from '../connection/until-aborted.js';
 
 export interface McpSessionDependencies {
   /** Makes a server's connection. Default: `createMcpConnection`, loaded when the first server starts. */
@@ -38,17 +38,17 @@ class AgentMcpSession implements McpSession {
   async forRun(request: McpRunRequest): Promise<McpRunServers> {
     this.assertOpen();
     request.signal.throwIfAborted();
-    const files = await unlessAborted((this.files ??= this.loadFiles()), request.signal);
+    const files = await untilAborted((this.files ??= this.loadFiles()), request.signal);
     const inline = this.declareInline(request.inline, request.inlineOrigin ?? 'create');
     this.latestInline = inline;
     const warnings = new RunWarnings(request.warn);
     for (const problem of files.fileProblems) warnings.add('', problem);
     const usable = await this.usableServers(chooseRunServers(inline, files.declarations), warnings, request.signal);
     if (usable.length === 0) return runServers([]);
-    const createConnection = await unlessAborted(this.loadConnectionFactory(), request.signal);
+    const createConnection = await untilAborted(this.loadConnectionFactory(), request.signal);
     this.assertOpen();
     const entries = this.acquireAll(usable, createConnection, warnings);
-    await unlessAborted(Promise.all(entries.map((entry) => entry.started)), request.signal);
+    await untilAborted(Promise.all(entries.map((entry) => entry.started)), request.signal);
     const running = entries.filter((entry) => {
       if (entry.connection.state !== 'failed') return true;
       warnings.add(entry.declaration.name, startFailure(entry));
@@ -98,7 +98,7 @@ class AgentMcpSession implements McpSession {
         warnings.add(declaration.name, declaration.problem);
         continue;
       }
-      const answer = await unlessAborted(this.trust.decide(declaration), signal);
+      const answer = await untilAborted(this.trust.decide(declaration), signal);
       if (answer.trusted) usable.push(declaration);
       else warnings.add(declaration.name, answer.reason);
     }
