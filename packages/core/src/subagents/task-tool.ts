@@ -1,17 +1,28 @@
-import { z } from 'zod';
+import type { JSONSchema } from '../spec/json.js';
 import type { CairnPlugin } from '../spec/plugin/v1/index.js';
 import type { ToolDefinition } from '../spec/tool/v1/index.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { SubagentType } from './definitions.js';
 import { taskHostOf } from './task-host.js';
 
-export const taskInputSchema = z.object({
-  description: z.string().min(1).describe('A short (3-5 word) label for the task, shown to the user.'),
-  prompt: z.string().min(1).describe('The complete task for the subagent. It does not see this conversation: include every fact, path and constraint it needs.'),
-  subagent_type: z.string().optional().describe('Which subagent to start (see the list in the description). Default: generalPurpose.'),
-});
+// JSON Schema, not zod: core must not load zod at import (start-up budget, docs/benchmarks.md).
+export const taskInputSchema: { jsonSchema: JSONSchema } = {
+  jsonSchema: {
+    type: 'object',
+    properties: {
+      description: { type: 'string', minLength: 1, description: 'A short (3-5 word) label for the task, shown to the user.' },
+      prompt: { type: 'string', minLength: 1, description: 'The complete task for the subagent. It does not see this conversation: include every fact, path and constraint it needs.' },
+      subagent_type: { type: 'string', description: 'Which subagent to start (see the list in the description). Default: generalPurpose.' },
+    },
+    required: ['description', 'prompt'],
+  },
+};
 
-export type TaskInput = z.infer<typeof taskInputSchema>;
+export interface TaskInput {
+  description: string;
+  prompt: string;
+  subagent_type?: string;
+}
 
 /** How long one subagent may run before its task call is stopped (its own steps are capped by maxSteps too). */
 export const taskTimeoutMs = 60 * 60_000;
