@@ -8,15 +8,20 @@ import { TaskSlots } from '../subagents/task-slots.js';
 import type { AgentOptions } from './agent-options.js';
 import type { AgentRuntime } from './agent-runtime.js';
 import type { Run } from './run.js';
+import type { SubagentUsage } from './subagent-usage.js';
 import { addUsage } from './token-usage.js';
 
 /** The deepest agent that may still start subagents: the top level (0) and its direct subagents (1). */
 export const maxTaskDepth = 1;
 
-/** What makes an agent a subagent: how deep it is, and the tools its parent handed it. */
+/**
+ * What makes an agent a subagent: how deep it is, and the tools its parent handed it. A subagent
+ * resumed on its own (resumed-subagent.ts) has no live parent: its tools come from its options,
+ * narrowed to the stored names by the `tools` allow-list.
+ */
 export interface SubagentLink {
   depth: number;
-  inheritedTools: ToolDefinition[];
+  inheritedTools?: ToolDefinition[];
 }
 
 /** A subagent as its parent drives it: one send, then close. */
@@ -47,7 +52,7 @@ export interface SubagentParent {
 export class AgentSubagents {
   private readonly slots = new Map<string, TaskSlots>();
   /** Tokens of finished subagents by parent run, added to the run's final usage (the run machine counts only its own turns). */
-  private readonly childUsage = new Map<string, TokenUsage>();
+  private readonly childUsage = new Map<string, SubagentUsage[]>();
 
   constructor(
     private readonly parent: SubagentParent,
@@ -89,21 +94,21 @@ export class AgentSubagents {
     let slots = this.slots.get(context.runId);
     if (!slots) this.slots.set(context.runId, (slots = new TaskSlots()));
     try {
-      const addChildUsage = (usage: TokenUsage) => {
-        const sum = this.childUsage.get(context.runId);
-        this.childUsage.set(context.runId, sum ? addUsage(sum, usage) : usage);
-      };
+      const addChildUsage = (share: SubagentUsage) => this.childUsage.set(context.runId, [...(this.childUsage.get(context.runId) ?? []), share]);
       return await runTask({ parent: this.parent, depth: this.depth + 1, types, input, context, slots, addChildUsage });
     } finally {
       if (!slots.busy) this.slots.delete(context.runId);
     }
   }
 
-  /** A finished run's outcome with its subagents' tokens added (once: the entry is dropped). */
-  withChildUsage<Outcome extends { usage?: TokenUsage }>(runId: string, outcome: Outcome): Outcome {
-    const children = this.childUsage.get(runId);
-    if (!children) return outcome;
+  /**
+   * A finished run's outcome with its subagents' tokens added, and those tokens by model (for the
+   * run's cost, subagent-usage.ts). Taken once: the entry is dropped.
+   */
+  withChildUsage<Outcome extends { usage?: TokenUsage }>(runId: string, outcome: Outcome): { outcome: Outcome; subagentUsage: SubagentUsage[] } {
+    const children = this.childUsage.get(runId) ?? [];
     this.childUsage.delete(runId);
-    return { ...outcome, usage: outcome.usage ? addUsage(outcome.usage, children) : children };
+    const usage = children.reduce<TokenUsage | undefined>((sum, child) => (sum ? addUsage(sum, child.usage) : child.usage), outcome.usage);
+    return { outcome: usage ? { ...outcome, usage } : outcome, subagentUsage: children };
   }
 }

@@ -130,9 +130,11 @@ export class CairnAgent {
     const record = await store.agents.get(agentId);
     if (!record) throw new ConfigurationError(`No agent ${agentId} in the store. List agents with Agent.list() (or \`cairn agents\`).`);
     const model = options.model ? normalizeModelSelection(options.model) : record.model;
-    const merged: AgentOptions = { ...options, model, local: { ...options.local, cwd: options.local?.cwd ?? record.cwd } };
-    await checkAgentOptions(agentRuntimeFor(runtime, merged), merged, 'Agent.resume', merged.local?.cwd ?? record.cwd);
-    const agent = new CairnAgent(runtime, { ...record, model }, merged, store, options.model !== undefined);
+    const given: AgentOptions = { ...options, model, local: { ...options.local, cwd: options.local?.cwd ?? record.cwd } };
+    await checkAgentOptions(agentRuntimeFor(runtime, given), given, 'Agent.resume', given.local?.cwd ?? record.cwd);
+    const subagent = record.parentAgentId ? (await import('../subagents/resumed-subagent.js')).resumedSubagent(record, given) : undefined;
+    const merged = subagent?.options ?? given;
+    const agent = new CairnAgent(runtime, { ...record, model }, merged, store, options.model !== undefined, subagent?.link);
     const waiting: RunRecord[] = [];
     await recoverInterruptedRuns(store, record, runtime.owner, undefined, undefined, (run) => {
       if (!waitingMarker(run) || !store.approvals) return false;
@@ -338,7 +340,7 @@ export class CairnAgent {
   private async runTools(options: SendOptions, warn: RunWarnings['warn'] | undefined, signal: AbortSignal) {
     const fixed = await this.subagents.bind([...this.runtime.registry.tools(), ...customToolsToDefinitions(options.local?.customTools ?? this.options.local?.customTools)]);
     // A subagent's MCP tools are its parent's (one session per top-level agent), already in `fixed`.
-    if (this.subagents.link) return () => fixed;
+    if (this.subagents.link?.inheritedTools) return () => fixed;
     return this.mcp.runTools(fixed, { send: options.mcpServers, agent: this.options.mcpServers }, signal, warn);
   }
 
@@ -377,7 +379,8 @@ export class CairnAgent {
 
   /** End a run (run-finish.ts); the agent row moves to the run's final checkpoint first. */
   private finishRun(run: Run, book: RunBook, log: RunEventLog, outcome: RunOutcome, state: Record<string, unknown>, checkpointer: ConversationCheckpointer, started: number, startMode: string): Promise<RunResult> {
-    return finishRun({ store: this.store, run, book, log, outcome: this.subagents.withChildUsage(run.id, outcome), state, checkpointer, started, approvals: this.approvals.channel }, async (root) => {
+    const withChildren = this.subagents.withChildUsage(run.id, outcome);
+    return finishRun({ store: this.store, run, book, log, ...withChildren, state, checkpointer, started, approvals: this.approvals.channel }, async (root) => {
       // A mode the run switched to stays the agent's; a mode given for this send only does not.
       if (outcome.mode !== startMode) this.currentMode = outcome.mode;
       this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, mode: this.currentMode, model: this.selection, updatedAt: Date.now() });

@@ -1,8 +1,9 @@
 import type { Registry } from '../registry/registry.js';
 import type { AgentUsage, CostCents, TokenUsage } from '../spec/events/v1/index.js';
 import { ConfigurationError } from '../spec/errors/index.js';
-import type { AgentStore } from '../spec/store/v1/index.js';
-import { addUsage, emptyUsage } from './token-usage.js';
+import type { AgentStore, RunRecord } from '../spec/store/v1/index.js';
+import { subagentUsageOf } from './subagent-usage.js';
+import { addUsage, emptyUsage, subtractUsage } from './token-usage.js';
 import type { ModelCatalogEntry } from '../spec/provider/v1/index.js';
 
 /** Cost of token usage at a catalog entry's prices (dollars per million tokens -> cents). */
@@ -48,9 +49,7 @@ export async function agentUsage(store: AgentStore, registry: Registry, agentId:
     const page = await store.runs.list(agentId, { limit: 100, ...(cursor ? { cursor } : {}) });
     for (const run of page.items) {
       const runUsage = run.usage ?? emptyUsage();
-      const catalog = registry.catalogEntry(run.model);
-      // An unpriced model's cost is unknown, not zero.
-      const runCost = catalog?.pricing ? costOf(runUsage, catalog) : undefined;
+      const runCost = costOfRun(run, runUsage, registry);
       usage = addUsage(usage, runUsage);
       if (runCost) cost = cost ? addCost(cost, runCost) : runCost;
       runs.push({ runId: run.runId, model: run.model, usage: runUsage, ...(runCost ? { cost: runCost } : {}) });
@@ -58,4 +57,22 @@ export async function agentUsage(store: AgentStore, registry: Registry, agentId:
     cursor = page.nextCursor;
   } while (cursor);
   return { usage, ...(cost ? { cost } : {}), runs };
+}
+
+/**
+ * A run's cost: its own turns at its model's prices and each subagent's tokens (rolled up into the
+ * run's usage) at the prices of the model that spent them. Unknown (undefined) when any of those
+ * models has no prices: an unpriced share's cost is unknown, not zero.
+ */
+function costOfRun(run: RunRecord, usage: TokenUsage, registry: Registry): CostCents | undefined {
+  let own = usage;
+  let cost: CostCents = { rawCostCents: 0, chargedCents: 0 };
+  for (const child of subagentUsageOf(run)) {
+    const catalog = registry.catalogEntry(child.model);
+    if (!catalog?.pricing) return undefined;
+    own = subtractUsage(own, child.usage);
+    cost = addCost(cost, costOf(child.usage, catalog));
+  }
+  const catalog = registry.catalogEntry(run.model);
+  return catalog?.pricing ? addCost(cost, costOf(own, catalog)) : undefined;
 }

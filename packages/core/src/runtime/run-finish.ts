@@ -8,6 +8,7 @@ import type { RunOutcome } from './run-executor.js';
 import { runMessage } from './run-start-events.js';
 import type { Run, RunResult } from './run.js';
 import { sdkStatusOf } from './status-message.js';
+import { type SubagentUsage, subagentUsageMetadata } from './subagent-usage.js';
 
 export interface FinishingRun {
   store: AgentStore;
@@ -15,6 +16,8 @@ export interface FinishingRun {
   book: RunBook;
   log: RunEventLog;
   outcome: RunOutcome;
+  /** Tokens of the run's subagents by model (already in `outcome.usage`), kept for pricing. */
+  subagentUsage?: SubagentUsage[];
   state: Record<string, unknown>;
   checkpointer: ConversationCheckpointer;
   started: number;
@@ -48,7 +51,7 @@ export async function finishRun(finishing: FinishingRun, moveAgent: (root: strin
     durationMs: finishedAt - finishing.started,
     checkpointAfter: root,
     mode: outcome.mode,
-    metadata,
+    metadata: { ...metadata, ...subagentUsageMetadata(finishing.subagentUsage ?? []) },
     ...(book.record.fileChanges ? { fileChanges: book.record.fileChanges } : {}),
   });
   run.updateRecord(book.record);

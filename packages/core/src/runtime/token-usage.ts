@@ -30,3 +30,17 @@ export function addUsage(left: TokenUsage, right: TokenUsage): TokenUsage {
   }
   return sum;
 }
+
+/** `left` without `right`, never below zero (a parent run's own tokens: its total minus its subagents'). */
+export function subtractUsage(left: TokenUsage, right: TokenUsage): TokenUsage {
+  const less = (a: number, b: number) => Math.max(0, a - b);
+  const rest: TokenUsage = {
+    inputTokens: less(left.inputTokens, right.inputTokens),
+    outputTokens: less(left.outputTokens, right.outputTokens),
+    cacheReadTokens: less(left.cacheReadTokens, right.cacheReadTokens),
+    cacheWriteTokens: less(left.cacheWriteTokens, right.cacheWriteTokens),
+    totalTokens: less(left.totalTokens, right.totalTokens),
+  };
+  if (left.reasoningTokens !== undefined) rest.reasoningTokens = less(left.reasoningTokens, right.reasoningTokens ?? 0);
+  return rest;
+}

@@ -1,4 +1,4 @@
-import type { InteractionUpdate, NestedTaskUpdate, TokenUsage } from '../spec/events/v1/index.js';
+import type { InteractionUpdate, NestedTaskUpdate } from '../spec/events/v1/index.js';
 import type { AgentRecord } from '../spec/store/v1/index.js';
 import type { ToolExecutionContext, ToolResultContent } from '../spec/tool/v1/index.js';
 import type { ChildAgent, SubagentParent } from '../runtime/agent-subagents.js';
@@ -6,10 +6,12 @@ import { newId } from '../runtime/agent-runtime.js';
 import { subagentModeFor } from '../runtime/mode-switch.js';
 import { normalizeModelSelection, resolveModelSelection } from '../runtime/model-selection.js';
 import type { RunResult } from '../runtime/run.js';
+import type { SubagentUsage } from '../runtime/subagent-usage.js';
 import { childAgentOptions, childTools } from './child-options.js';
 import { systemReminder } from '../context/system-prompt.js';
 import { subagentHooks } from '../hooks/subagent-hooks.js';
 import type { SubagentType } from './definitions.js';
+import { subagentMetadata } from './resumed-subagent.js';
 import { type TaskHost, taskHostOf } from './task-host.js';
 import type { TaskSlots } from './task-slots.js';
 import type { TaskInput } from './task-tool.js';
@@ -22,8 +24,8 @@ export interface TaskCall {
   input: TaskInput;
   context: ToolExecutionContext;
   slots: TaskSlots;
-  /** Count a finished child's tokens into the parent run's final usage. */
-  addChildUsage(usage: TokenUsage): void;
+  /** Count a finished child's tokens (and the model that spent them) into the parent run's final usage. */
+  addChildUsage(share: SubagentUsage): void;
 }
 
 /**
@@ -56,6 +58,7 @@ async function runChild(call: TaskCall, host: TaskHost, type: SubagentType): Pro
     const agentId = newId('agent');
     const hooks = host.hooks && subagentHooks(host.hooks, { parentAgentId: parent.agentId, subagentId: agentId, subagentType: type.name });
     const options = { ...childAgentOptions(parent.options, type, model, mode, parent.cwd), ...(hooks ? { hooks } : {}) };
+    const inheritedTools = childTools(host.offeredTools(), type);
     const prompt = await startPrompt(call, host, type, agentId);
     const now = Date.now();
     const record: AgentRecord = {
@@ -73,14 +76,15 @@ async function runChild(call: TaskCall, host: TaskHost, type: SubagentType): Pro
       parentRunId: context.runId,
       parentToolCallId: context.toolCallId,
       subagentType: type.name,
+      metadata: subagentMetadata(call.depth, inheritedTools, options.systemPrompt?.append ?? ''),
     };
-    child = await parent.spawn(record, options, { depth: call.depth, inheritedTools: childTools(host.offeredTools(), type) });
+    child = await parent.spawn(record, options, { depth: call.depth, inheritedTools });
     await host.publish({ type: 'task', status: 'running', text: input.description, call_id: context.toolCallId, subagent_type: type.name });
     const run = await child.send(prompt, { signal: context.signal, onDelta: async ({ update }) => forwardUpdate(context, update) });
     const result = await run.wait();
     // A cancelled parent has ended already: its children's tokens stay on their own runs.
     if (result.usage && !context.signal.aborted) {
-      call.addChildUsage(result.usage);
+      call.addChildUsage({ model: (await parent.store.runs.get(result.id))?.model ?? model.id, usage: result.usage });
       await host.addUsage(result.usage);
     }
     await host.publish({ type: 'task', status: result.status, text: input.description, call_id: context.toolCallId, subagent_type: type.name });
