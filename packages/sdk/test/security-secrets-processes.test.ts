@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { bundleFixture, packageRoot } from './fixtures/bundle-fixture.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentProcessConfig } from './fixtures/agent-process.js';
+import { processesWith } from './process-helpers.js';
 import { agentEnv, attackTurn, createFixture, type Fixture, resultsSeen, runAgent, type SeenResult, attack, type Call } from './security-helpers.js';
 
 // Issue 12, classes 6, 9 and 10: read deny rules must hold for shell commands, the agent's secrets
@@ -200,16 +201,6 @@ function startAgentProcess(config: AgentProcessConfig, env: Record<string, strin
     });
   });
   return { child, started, finished, requestExit };
-}
-
-async function processesWith(marker: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ').trim();
-    if (commandLine.includes(marker)) found.push(`${pid}: ${commandLine}`);
-  }
-  return found;
 }
 
 async function gone(marker: string, deadlineMs = 6000): Promise<string[]> {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processesWith, sleeps, waitFor } from './process-helpers.js';
 import { agentEnv, attackTurn, createFixture, type Fixture, git, hashTree, protectedSnapshot, resultsSeen, runAgent, type SeenResult } from './security-helpers.js';
 
 // SECURITY.md, "Shell": attacks sent as run_terminal_cmd calls of a scripted model through the SDK
@@ -185,31 +186,6 @@ describe('shell: secrets of the agent environment', () => {
     expect(direct?.text).toMatch(/^\[\]\[\]\n0\n/);
   });
 });
-
-/** Processes whose command line contains the marker (host view of /proc, so sandboxed ones too). */
-async function processesWith(marker: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ').trim();
-    if (commandLine.includes(marker)) found.push(`${pid}: ${commandLine}`);
-  }
-  return found;
-}
-
-/** The `sleep N` processes themselves (not the shell or bwrap whose command line contains the text). */
-function sleeps(found: string[]): string[] {
-  return found.filter((line) => /^\d+: sleep \d+\.\d+$/.test(line));
-}
-
-async function waitFor<T>(check: () => Promise<T>, done: (value: T) => boolean, deadlineMs: number): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('shell: cancel', () => {
   it.each([

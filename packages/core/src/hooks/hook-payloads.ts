@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { HookCommand } from './hook-config.js';
-import { claudePermissionMode, claudeToolName, toClaudeInput } from './hook-tool-names.js';
+import { claudePermissionMode, claudeToolName, toClaudeInput, toClaudeResponse } from './hook-tool-names.js';
 import type { AgentHooks, HookEventName, HookInputBase, ToolHookInput } from './hook-types.js';
 
 /** The typed input of each event. */
@@ -39,8 +39,10 @@ function claudePayload(command: HookCommand, event: DispatchedEvent): Record<str
   switch (event.name) {
     case 'preToolUse':
       return { ...base, ...tool(input as unknown as ToolHookInput) };
-    case 'postToolUse':
-      return { ...base, ...tool(input as unknown as ToolHookInput), tool_response: input.output };
+    case 'postToolUse': {
+      const call = input as unknown as ToolHookInput & { output: string; structuredContent?: unknown };
+      return { ...base, ...tool(call), tool_response: toClaudeResponse(call.toolId, call) };
+    }
     case 'postToolUseFailure':
       return { ...base, ...tool(input as unknown as ToolHookInput), error: input.error };
     case 'userPromptSubmit':

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+
 /**
  * Cairn's tools under the names hook scripts written for Claude Code expect (docs/hooks.md has the
  * table). MCP tools keep their `mcp__server__tool` name, which is Claude Code's spelling too; a tool
@@ -36,6 +38,29 @@ export function claudeToolName(toolId: string, toolName: string): string {
 /** A call's arguments as a Claude Code script reads them (`tool_input.file_path`, `tool_input.command`). */
 export function toClaudeInput(toolId: string, input: Record<string, unknown>): Record<string, unknown> {
   return renameFields(input, claudeInputFields[toolId]);
+}
+
+/**
+ * A result as Claude Code's `tool_response` has it for the tools scripts inspect most: `Bash` as
+ * `{ stdout, stderr, interrupted, isImage }` (Cairn's shell merges the two streams: all of it is in
+ * `stdout`), `Write`/`Edit` as `{ filePath, success }`, `Read` as `{ type, file: { filePath, content } }`.
+ * Other tools get the text the model reads.
+ */
+export function toClaudeResponse(toolId: string, call: { cwd: string; input: Record<string, unknown>; output: string; structuredContent?: unknown }): unknown {
+  const structured = (call.structuredContent ?? {}) as Record<string, unknown>;
+  const filePath = typeof call.input.path === 'string' ? resolve(call.cwd, call.input.path) : undefined;
+  switch (toolId) {
+    case 'shell':
+      return { stdout: typeof structured.output === 'string' ? structured.output : call.output, stderr: '', interrupted: structured.timedOut === true, isImage: false };
+    case 'write':
+    case 'edit':
+    case 'notebook':
+      return { filePath, success: true };
+    case 'read':
+      return { type: 'text', file: { filePath, content: call.output } };
+    default:
+      return call.output;
+  }
 }
 
 /** `updatedInput` of a Claude Code script, back in the Cairn tool's field names. */

@@ -1,3 +1,4 @@
+import type { JSONValue } from '../spec/json.js';
 import type { PreCompactEvent, PreCompactResult } from '../runtime/compaction.js';
 
 /**
@@ -105,6 +106,8 @@ export interface PreToolUseOutput {
 export interface PostToolUseInput extends ToolHookInput {
   /** The text the model reads. */
   output: string;
+  /** The tool's structured result, when it has one (the shell's exit code and output, for example). */
+  structuredContent?: JSONValue;
 }
 export interface PostToolUseOutput {
   /** `block`: `reason` is added to the result the model reads. */

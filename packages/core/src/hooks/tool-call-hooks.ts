@@ -89,7 +89,7 @@ export async function applyPostToolHooks(hooks: RunHooks, base: ToolHookBase, to
     const answer = await hooks.postToolUseFailure({ ...call, error: outcome.text }, { signal });
     if (answer.additionalContext) notes.push(answer.additionalContext);
   } else if (!outcome.isError && hooks.has('postToolUse')) {
-    const answer = await hooks.postToolUse({ ...call, output: outcome.text }, { signal });
+    const answer = await hooks.postToolUse({ ...call, output: outcome.text, ...(outcome.structuredContent === undefined ? {} : { structuredContent: outcome.structuredContent }) }, { signal });
     if (answer.decision === 'block') notes.push(`A hook says: ${answer.reason ?? 'the result needs attention.'}`);
     if (answer.additionalContext) notes.push(answer.additionalContext);
   }

@@ -1,0 +1,27 @@
+import { readdir, readFile } from 'node:fs/promises';
+
+/** Processes whose command line contains the marker, as `pid: command line` (host view of /proc, so sandboxed ones too). */
+export async function processesWith(marker: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ').trim();
+    if (commandLine.includes(marker)) found.push(`${pid}: ${commandLine}`);
+  }
+  return found;
+}
+
+/** The `sleep N` processes themselves (not the shell or bwrap whose command line contains the text). */
+export function sleeps(found: string[]): string[] {
+  return found.filter((line) => /^\d+: sleep \d+\.\d+$/.test(line));
+}
+
+/** Poll `check` every 50 ms until `done` accepts its value or the deadline passes; the last value either way. */
+export async function waitFor<T>(check: () => Promise<T>, done: (value: T) => boolean, deadlineMs: number): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await check();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
