@@ -233,9 +233,27 @@ describe('typed hooks (AgentOptions.hooks)', () => {
     expect(sentText(scripted, 1)).toContain('no one can approve calls in this run');
   });
 
-  it('a misspelt event is refused at Agent.create', async () => {
+  it('a callback that never answers is given up at hookTimeoutMs (its signal aborts); the run goes on and says why', async () => {
+    let aborted = false;
+    const { ran, result, events } = await runAgent(await workspace({}), [shellCall('ls'), { text: 'done' }], {
+      hookTimeoutMs: 200,
+      hooks: {
+        preToolUse: (_input, { signal }) =>
+          new Promise(() => {
+            signal.addEventListener('abort', () => (aborted = true), { once: true });
+          }),
+      },
+    });
+    expect(result).toMatchObject({ status: 'finished', result: 'done' });
+    expect(ran).toEqual(['ls']);
+    expect(aborted).toBe(true);
+    expect(statusTexts(events).join('\n')).toContain('hooks.preToolUse did not answer within 200 ms (hookTimeoutMs)');
+  });
+
+  it('a misspelt event and a bad hookTimeoutMs are refused at Agent.create', async () => {
     const cwd = await workspace({});
     const { Agent } = createCairn({ plugins: [{ name: 'test', providers: [scriptedProvider({ 'scripted-model': scriptedModel([]) })] }] });
     await expect(Agent.create({ model, local: { cwd }, hooks: { preToolUSE: () => undefined } as never })).rejects.toThrow(/hooks.preToolUSE is not a hook event/);
+    await expect(Agent.create({ model, local: { cwd }, hookTimeoutMs: -5 })).rejects.toThrow(/hookTimeoutMs must be a positive number/);
   });
 });

@@ -5,18 +5,21 @@ import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import { type HookAnswer, type HookOutput, readHookAnswer } from './hook-answers.js';
 import { runHookProcess } from './hook-command.js';
 import { combineHookOutputs } from './hook-compose.js';
-import type { HookCommand } from './hook-config.js';
+import { defaultHookTimeoutMs, type HookCommand } from './hook-config.js';
 import { type DispatchedEvent, type HookEventInputs, type HookEventOutputs, hookPayload } from './hook-payloads.js';
 import { claudeToolName, cursorToolKind } from './hook-tool-names.js';
 import type { HookTranscript } from './hook-transcript.js';
 import type { AgentHooks, HookContext, HookEventName, ToolHookInput } from './hook-types.js';
 import { type RunHooks, runHooksBrand } from './run-hooks.js';
+import { untilAborted } from '../util/until-aborted.js';
 
 export interface HookDispatcherOptions {
   /** Command hooks of the loaded files, project before user. */
   commands: readonly HookCommand[];
   /** `AgentOptions.hooks`: they run after the file hooks of the same event. */
   typed?: AgentHooks;
+  /** How long one typed callback may take (`AgentOptions.hookTimeoutMs`; default: the command hooks' default). */
+  typedTimeoutMs?: number;
   env: Record<string, string | undefined>;
   transcript: HookTranscript;
   /** A hook's message for the user, or a hook that failed: shown, never fatal. */
@@ -104,16 +107,25 @@ export class HookDispatcher implements RunHooks {
     return answer;
   }
 
+  /**
+   * One typed callback, bounded by `typedTimeoutMs`: its context's signal aborts at the limit (or
+   * when the run is cancelled) and the run stops waiting then, whether or not the callback listens.
+   */
   private async runTyped<Name extends HookEventName>(name: Name, input: HookEventInputs[Name], context: HookContext | undefined): Promise<unknown> {
     const callback = this.options.typed?.[name] as ((input: unknown, context: HookContext) => unknown) | undefined;
     if (!callback) return undefined;
+    const limitMs = this.options.typedTimeoutMs ?? defaultHookTimeoutMs;
+    const limit = AbortSignal.timeout(limitMs);
+    const signal = context?.signal ? AbortSignal.any([context.signal, limit]) : limit;
     try {
-      const output = await callback(input, context ?? { signal: new AbortController().signal });
+      const output = await untilAborted(Promise.resolve().then(() => callback(input, { ...context, signal })), signal);
       const message = (output as { systemMessage?: unknown } | undefined)?.systemMessage;
       if (typeof message === 'string' && message.trim()) this.options.warn(message);
       return output ?? undefined;
     } catch (error) {
-      this.options.warn(`hooks.${name} threw: ${error instanceof Error ? error.message : String(error)}; the run went on without its answer.`);
+      if (context?.signal?.aborted) return undefined;
+      const why = limit.aborted ? `did not answer within ${limitMs} ms (hookTimeoutMs)` : `threw: ${error instanceof Error ? error.message : String(error)}`;
+      this.options.warn(`hooks.${name} ${why}; the run went on without its answer.`);
       return undefined;
     }
   }

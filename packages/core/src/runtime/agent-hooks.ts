@@ -33,7 +33,7 @@ export class AgentHookSession {
   constructor(
     private readonly agentId: string,
     private readonly cwd: string,
-    private readonly options: Pick<AgentOptions, 'hooks' | 'local' | 'env'>,
+    private readonly options: Pick<AgentOptions, 'hooks' | 'hookTimeoutMs' | 'local' | 'env'>,
   ) {
     const sources = options.local?.settingSources ?? [];
     const files = options.local?.hookConfigFiles ?? [];
@@ -89,7 +89,7 @@ export class AgentHookSession {
       ...(this.options.local?.trustProjectHooks ? { trust: this.options.local.trustProjectHooks } : {}),
       warn,
     });
-    return new HookDispatcher({ commands: files.flatMap((file) => file.hookCommands), ...(this.options.hooks ? { typed: this.options.hooks } : {}), env, transcript: HookTranscript.forAgent(this.agentId), warn });
+    return new HookDispatcher({ commands: files.flatMap((file) => file.hookCommands), ...(this.options.hooks ? { typed: this.options.hooks } : {}), ...(this.options.hookTimeoutMs ? { typedTimeoutMs: this.options.hookTimeoutMs } : {}), env, transcript: HookTranscript.forAgent(this.agentId), warn });
   }
 }
 

@@ -156,6 +156,12 @@ export interface AgentOptions {
    */
   hooks?: AgentHooks;
   /**
+   * Cairn: how long one `hooks` callback may take before the run goes on without its answer (a
+   * warning says so); its context's signal aborts then. Default 60 000 ms, as for command hooks,
+   * whose own limit is the `timeout` of their entry in the hooks file.
+   */
+  hookTimeoutMs?: number;
+  /**
    * Decides `switch_mode` requests that need approval (plan -> agent, or a mode with more rights
    * than the one the user chose) during a run. Without it and without `approvals: 'wait'`
    * (headless) such a switch is refused and the model is told why; the user can still switch with
