@@ -23,12 +23,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function agentOver(route: (body: Body) => ChatCompletionsTurn, local: Record<string, unknown> = {}) {
+async function agentOver(route: (body: Body) => ChatCompletionsTurn, local: Record<string, unknown> = {}, mode?: string) {
   server = await startChatCompletionsServer(route);
   const cwd = await tempFolder('cairn-subagents-e2e-');
   const env = isolatedEnv(await tempFolder('cairn-subagents-home-'), { OPENAI_API_KEY: 'sk-dummy', OPENAI_BASE_URL: server.url, OPENAI_API: 'chat' });
   const store = createMemoryStore();
-  const agent = await Agent.create({ model: 'openai/gpt-4.1-mini', env, retry: { maxAttempts: 1 }, local: { cwd, store, sandboxOptions: { enabled: true }, ...local } });
+  const agent = await Agent.create({ model: 'openai/gpt-4.1-mini', ...(mode ? { mode } : {}), env, retry: { maxAttempts: 1 }, local: { cwd, store, sandboxOptions: { enabled: true }, ...local } });
   return { agent, cwd, store, server };
 }
 
@@ -77,6 +77,34 @@ describe('subagents over a provider wire, with real sandboxed commands', () => {
       const [childRun] = (await Agent.listRuns(child.agentId, { store })).items;
       expect((await childRun!.wait()).status).toBe('cancelled');
     }
+    await agent.close();
+  });
+});
+
+describe('a plan-mode parent', () => {
+  it("gets read-only subagents: the child's writes, shell command and mode switch are refused and never happen", async () => {
+    const attempts: ChatCompletionsTurn = {
+      toolCalls: [
+        { name: 'write', args: { path: 'written.txt', contents: 'should not exist' } },
+        { name: 'run_terminal_cmd', args: { command: 'touch touched.txt' } },
+        { name: 'switch_mode', args: { target_mode_id: 'agent', explanation: 'I need to write' } },
+      ],
+    };
+    const { agent, cwd, store, server } = await agentOver((body) => {
+      if (firstUser(body).includes('WRITER')) return toolMessages(body).length ? { text: 'nothing written' } : attempts;
+      return toolMessages(body).length ? { text: 'planned' } : tasks(['WRITER: create written.txt and touched.txt']);
+    }, {}, 'plan');
+    expect(await (await agent.send('Plan the change.')).wait()).toMatchObject({ status: 'finished', result: 'planned' });
+    await expect(readFile(join(cwd, 'written.txt'))).rejects.toThrow();
+    await expect(readFile(join(cwd, 'touched.txt'))).rejects.toThrow();
+    const childFirst = server.requests.find((body) => firstUser(body).includes('WRITER'))!;
+    const offered = childFirst.tools.map((tool: { function: { name: string } }) => tool.function.name);
+    // Ask mode offers the shell for read-only commands only.
+    expect(offered).not.toContain('write');
+    const results = toolMessages(server.requests.find((body) => firstUser(body).includes('WRITER') && toolMessages(body).length > 0)!);
+    expect(results).toEqual([expect.stringContaining('Unknown tool \\"write\\"'), expect.stringContaining('Permission denied for run_terminal_cmd'), expect.stringContaining('Unknown tool \\"switch_mode\\"')]);
+    const child = (await store.agents.list()).items.find((record) => record.parentAgentId === agent.agentId)!;
+    expect(child.mode).toBe('ask');
     await agent.close();
   });
 });
