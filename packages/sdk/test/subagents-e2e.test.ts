@@ -5,8 +5,8 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ChatCompletionsServer, type ChatCompletionsTurn, startChatCompletionsServer } from '@cairn/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, createMemoryStore } from '../src/index.js';
-import { isolatedEnv, tempFolder } from './mcp-helpers.js';
+import { Agent, type AgentOptions, createMemoryStore } from '../src/index.js';
+import { expectNoServerLeft, isolatedEnv, servers, tempFolder } from './mcp-helpers.js';
 import { processesWith, sleeps, waitFor } from './process-helpers.js';
 
 type Body = Record<string, any>;
@@ -23,12 +23,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function agentOver(route: (body: Body) => ChatCompletionsTurn, local: Record<string, unknown> = {}, mode?: string) {
+async function agentOver(route: (body: Body) => ChatCompletionsTurn, local: Record<string, unknown> = {}, mode?: string, extra: Partial<AgentOptions> = {}) {
   server = await startChatCompletionsServer(route);
   const cwd = await tempFolder('cairn-subagents-e2e-');
   const env = isolatedEnv(await tempFolder('cairn-subagents-home-'), { OPENAI_API_KEY: 'sk-dummy', OPENAI_BASE_URL: server.url, OPENAI_API: 'chat' });
   const store = createMemoryStore();
-  const agent = await Agent.create({ model: 'openai/gpt-4.1-mini', ...(mode ? { mode } : {}), env, retry: { maxAttempts: 1 }, local: { cwd, store, sandboxOptions: { enabled: true }, ...local } });
+  const agent = await Agent.create({ model: 'openai/gpt-4.1-mini', ...(mode ? { mode } : {}), ...extra, env, retry: { maxAttempts: 1 }, local: { cwd, store, sandboxOptions: { enabled: true }, ...local } });
   return { agent, cwd, store, server };
 }
 
@@ -78,6 +78,21 @@ describe('subagents over a provider wire, with real sandboxed commands', () => {
       expect((await childRun!.wait()).status).toBe('cancelled');
     }
     await agent.close();
+  });
+});
+
+describe("the parent's MCP servers", () => {
+  it("reach its subagents: the child calls the parent's server through the parent's session", async () => {
+    const { agent, server } = await agentOver((body) => {
+      if (firstUser(body).includes('ECHOER')) return toolMessages(body).length ? { text: 'echoed' } : { toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'from the child' } }] };
+      return toolMessages(body).length ? { text: 'the child echoed' } : tasks(['ECHOER: echo something']);
+    }, {}, undefined, { mcpServers: { everything: servers.everything() } });
+    expect(await (await agent.send('Delegate an echo.')).wait()).toMatchObject({ status: 'finished', result: 'the child echoed' });
+    const childRequests = server.requests.filter((body) => firstUser(body).includes('ECHOER'));
+    expect(childRequests[0]!.tools.map((tool: { function: { name: string } }) => tool.function.name)).toContain('mcp__everything__echo');
+    expect(toolMessages(childRequests[1]!).join('')).toContain('Echo: from the child');
+    await agent.close();
+    await expectNoServerLeft();
   });
 });
 
