@@ -61,7 +61,7 @@ describe('subagentHooks', () => {
     await writeFile(join(cwd, '.claude/settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: join(fixtures, 'block-rm-rf.sh') }] }] } }));
     const [file] = await loadHookFiles({ cwd, project: true, user: false, home: cwd, cairnHome: cwd });
     const warnings: string[] = [];
-    const parent = new HookDispatcher({ commands: file?.hookCommands ?? [], env: process.env, transcript: HookTranscript.forAgent('parent-agent'), warn: (text) => warnings.push(text) });
+    const parent = new HookDispatcher({ commands: file?.hookCommands ?? [], env: process.env, cwd, transcript: HookTranscript.forAgent('parent-agent'), warn: (text) => warnings.push(text) });
     const ran: string[] = [];
     const shell = defineTool({ id: 'shell', name: 'run_terminal_cmd', description: 'Run.', inputSchema: z.object({ command: z.string() }), readOnly: false, category: 'shell', execute: ({ command }: { command: string }) => {
       ran.push(command);

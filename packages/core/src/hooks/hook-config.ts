@@ -29,7 +29,8 @@ const cursorEvents: Record<string, Pick<HookCommand, 'event' | 'toolFilter'>> = 
   beforeShellExecution: { event: 'preToolUse', toolFilter: 'shell' },
   beforeMCPExecution: { event: 'preToolUse', toolFilter: 'mcp' },
   beforeReadFile: { event: 'preToolUse', toolFilter: 'read' },
-  afterFileEdit: { event: 'afterFileEdit', toolFilter: 'edit' },
+  // Dispatched only after an edit (tool-call-hooks.ts): no tool filter, its input names no tool id.
+  afterFileEdit: { event: 'afterFileEdit' },
   beforeSubmitPrompt: { event: 'userPromptSubmit' },
   stop: { event: 'stop' },
 };

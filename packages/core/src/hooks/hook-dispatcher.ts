@@ -21,6 +21,8 @@ export interface HookDispatcherOptions {
   /** How long one typed callback may take (`AgentOptions.hookTimeoutMs`; default: the command hooks' default). */
   typedTimeoutMs?: number;
   env: Record<string, string | undefined>;
+  /** The agent's workspace: the payloads' `cwd` and the scripts' project folder for events whose input names none (preCompact). */
+  cwd: string;
   transcript: HookTranscript;
   /** A hook's message for the user, or a hook that failed: shown, never fatal. */
   warn(text: string): void;
@@ -64,8 +66,9 @@ export class HookDispatcher implements RunHooks {
   notification = async (input: HookEventInputs['notification'], context?: HookContext) => void (await this.dispatch('notification', input, context));
 
   preCompact = async (event: PreCompactEvent, context?: HookContext): Promise<PreCompactResult> => {
-    await this.runCommands('preCompact', event, context);
-    const typed = await this.runTyped('preCompact', event, context);
+    const withCwd = { cwd: this.options.cwd, ...event };
+    await this.runCommands('preCompact', withCwd, context);
+    const typed = await this.runTyped('preCompact', withCwd, context);
     const instructions = typed && typeof typed === 'object' && 'instructions' in typed ? (typed as { instructions?: string }).instructions : undefined;
     return instructions ? { instructions } : undefined;
   };
@@ -92,7 +95,8 @@ export class HookDispatcher implements RunHooks {
   }
 
   private async runCommand(command: HookCommand, event: DispatchedEvent, toolId: string | undefined, context: HookContext | undefined): Promise<HookAnswer> {
-    const cwd = (event.input as { cwd: string }).cwd;
+    // Every script gets a project folder, also for an event whose input names none.
+    const cwd = (event.input as { cwd?: string }).cwd ?? this.options.cwd;
     const result = await runHookProcess({
       command: command.command,
       cwd: command.cwd,

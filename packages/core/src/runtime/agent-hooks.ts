@@ -89,7 +89,7 @@ export class AgentHookSession {
       ...(this.options.local?.trustProjectHooks ? { trust: this.options.local.trustProjectHooks } : {}),
       warn,
     });
-    return new HookDispatcher({ commands: files.flatMap((file) => file.hookCommands), ...(this.options.hooks ? { typed: this.options.hooks } : {}), ...(this.options.hookTimeoutMs ? { typedTimeoutMs: this.options.hookTimeoutMs } : {}), env, transcript: HookTranscript.forAgent(this.agentId), warn });
+    return new HookDispatcher({ commands: files.flatMap((file) => file.hookCommands), ...(this.options.hooks ? { typed: this.options.hooks } : {}), ...(this.options.hookTimeoutMs ? { typedTimeoutMs: this.options.hookTimeoutMs } : {}), env, cwd: this.cwd, transcript: HookTranscript.forAgent(this.agentId), warn });
   }
 }
 

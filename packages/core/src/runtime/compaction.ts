@@ -50,6 +50,8 @@ export interface PreCompactEvent {
   /** Estimated tokens of the next request, and the budget it exceeds. */
   tokens: number;
   budget: number;
+  /** The agent's workspace (set for hooks; the compaction step itself does not know it). */
+  cwd?: string;
 }
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a hook may return nothing
