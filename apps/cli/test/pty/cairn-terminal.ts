@@ -1,0 +1,64 @@
+import { mkdir, mkdtemp, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TerminalSession } from './terminal-session.js';
+
+export const testModel = 'openai/gpt-4.1-mini';
+
+/** A user's world for one test: a project folder, a home and a Cairn store, all in temp folders. */
+export interface CairnWorld {
+  workspace: string;
+  home: string;
+  cairnHome: string;
+}
+
+export async function createWorld(): Promise<CairnWorld> {
+  // realpath: macOS and some CI machines put tmpdir behind a symlink, and the CLI prints real paths.
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'cairn-pty-')));
+  const world = { workspace: join(root, 'project'), home: join(root, 'home'), cairnHome: join(root, 'home', '.cairn') };
+  await Promise.all([mkdir(world.workspace), mkdir(world.cairnHome, { recursive: true })]);
+  return world;
+}
+
+/** How screenshots show the world's temp folders: as a user's own project in their home. */
+export function screenshotPaths(world: CairnWorld): Array<[string, string]> {
+  return [
+    [world.workspace, '~/my-project'],
+    [world.home, '~'],
+  ];
+}
+
+export interface StartCairnOptions {
+  bin: string;
+  world: CairnWorld;
+  /** The fake Chat Completions server's base URL. */
+  baseUrl: string;
+  /** Arguments after `--model`; none opens the interactive chat. */
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+/**
+ * `cairn` as a user starts it on a 100x30 xterm: a clean environment (no CI variable, which makes
+ * terminal UIs print only final frames), the OpenAI wire pointed at the fake server.
+ */
+export function startCairn(options: StartCairnOptions): TerminalSession {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: options.world.home,
+    CAIRN_HOME: options.world.cairnHome,
+    TERM: 'xterm-256color',
+    COLORTERM: 'truecolor',
+    LANG: 'C.UTF-8',
+    OPENAI_API_KEY: 'sk-dummy',
+    OPENAI_BASE_URL: options.baseUrl,
+    OPENAI_API: 'chat',
+    ...options.env,
+  };
+  return new TerminalSession({
+    command: process.execPath,
+    args: [options.bin, '--model', testModel, ...(options.args ?? [])],
+    cwd: options.world.workspace,
+    env,
+  });
+}
