@@ -10,10 +10,9 @@ export interface NetworkFailure {
 }
 
 /**
- * No server answered. All retryable: EAI_AGAIN is a temporary resolver failure by definition, and
- * ENOTFOUND is too when a resolver, VPN or laptop network is briefly down. A wrong base URL also
- * gives ENOTFOUND; retrying it costs the retry policy's few seconds, and the final error names the
- * address and how to fix it, while not retrying would end a long run on a network blip.
+ * No server answered. All retryable here, by the code alone: EAI_AGAIN is a temporary resolver
+ * failure by definition, and ENOTFOUND can be one too. `networkProviderError`, which also knows the
+ * address, then fails fast on ENOTFOUND and on a connection refused by this machine (see failsFast).
  */
 const unreachableCodes = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN']);
 

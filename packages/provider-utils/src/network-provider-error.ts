@@ -24,7 +24,8 @@ export function networkProviderError(error: unknown, context: NetworkErrorContex
   const failure = classifyNetworkError(error);
   if (!failure) return undefined;
   const responseStarted = context.responseStarted ?? false;
-  const shared = { provider: context.provider, isRetryable: failure.isRetryable, responseStarted, endpoint: context.endpoint, requestId: context.requestId, cause: error };
+  const isRetryable = failure.isRetryable && !failsFast(failure.code, context.endpoint);
+  const shared = { provider: context.provider, isRetryable, responseStarted, endpoint: context.endpoint, requestId: context.requestId, cause: error };
   if (failure.unreachable) {
     const where = context.endpoint ? ` at ${context.endpoint}` : '';
     const hint = context.unreachableHint ? ` ${context.unreachableHint}` : '';
@@ -34,6 +35,26 @@ export function networkProviderError(error: unknown, context: NetworkErrorContex
   const code = failure.code && !failure.detail.includes(failure.code) ? ` (${failure.code})` : '';
   return new ProviderError(`${context.providerName} ${what}: ${failure.detail}${code}`, {
     ...shared,
-    code: failure.isRetryable ? 'provider_connection_error' : 'provider_error',
+    code: isRetryable ? 'provider_connection_error' : 'provider_error',
   });
+}
+
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * Failures no retry can mend, so the run ends at once instead of after the retry policy's backoff:
+ * a name that does not exist (ENOTFOUND: a typo in a base URL; a resolver that is briefly down gives
+ * EAI_AGAIN, which stays retryable), and a refused connection to this machine (a local server that
+ * is not started will not start during the backoff). A refused connection to a remote host is still
+ * retried: a load balancer or a proxy restarting refuses for a moment.
+ */
+function failsFast(code: string | undefined, endpoint: string | undefined): boolean {
+  if (code === 'ENOTFOUND') return true;
+  if (code !== 'ECONNREFUSED' || !endpoint) return false;
+  try {
+    const host = new URL(endpoint).hostname;
+    return loopbackHosts.has(host) || host.startsWith('127.');
+  } catch {
+    return false;
+  }
 }

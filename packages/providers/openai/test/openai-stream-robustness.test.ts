@@ -190,14 +190,14 @@ describe('errors and retries', () => {
     expect(second.message).toContain('capped at 10 minutes');
   });
 
-  it('names the base URL when nothing listens there (ECONNREFUSED), retryable', async () => {
+  it('names the base URL when nothing listens there (ECONNREFUSED), not retried on this machine', async () => {
     const server = await startFixtureServer([]);
     const url = server.url;
     await server.close();
     const model = createOpenAI({ api: 'chat' }).languageModel('gpt-4o', context(url));
     const error = (await rejection(model.doStream({ prompt: simplePrompt }))) as ProviderError;
     expect(ProviderError.isInstance(error)).toBe(true);
-    expect(error.isRetryable).toBe(true);
+    expect(error.isRetryable).toBe(false);
     expect(error.message).toContain(`${url}/v1`);
     expect(error.message).toContain('ECONNREFUSED');
   });
