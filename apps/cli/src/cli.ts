@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { registerMcpCommands } from './commands/mcp-commands.js';
 import type { OutputFormat } from './render/run-renderer.js';
+import { likelySubcommand, subcommandTypoMessage } from './subcommand-typo.js';
 
 export interface CliIo {
   argv: string[];
@@ -39,13 +40,20 @@ export async function runCli(io: CliIo): Promise<number> {
     .option('--sandbox', 'run shell commands in the OS sandbox (bubblewrap on Linux)', false)
     .option('--max-steps <n>', 'model calls per run', positiveInteger)
     .option('--plan-approve', 'with --mode plan: approve the proposed plan and execute it in agent mode in the same invocation', false)
+    .option('--force', 'with --resume: take over an agent busy in another process (its running run is cancelled)', false)
     .showHelpAfterError()
     // Options after a subcommand belong to it: without this the program's own `--cwd` swallowed
     // `cairn index --cwd DIR`, and the index was built for the current folder instead.
     .enablePositionalOptions()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .exitOverride()
-    .action(async (words: string[], options: { model?: string; mode?: string; cwd: string; resume?: string; outputFormat: OutputFormat; sandbox: boolean; maxSteps?: number; planApprove: boolean }) => {
+    .action(async (words: string[], options: { model?: string; mode?: string; cwd: string; resume?: string; outputFormat: OutputFormat; sandbox: boolean; maxSteps?: number; planApprove: boolean; force: boolean }) => {
+      const typo = likelySubcommand(words, program.commands.map((command) => command.name()));
+      if (typo) {
+        io.stderr.write(subcommandTypoMessage(words[0]!, typo));
+        exitCode = 2;
+        return;
+      }
       const cwd = resolve(options.cwd);
       let prompt = words.join(' ').trim();
       if (!prompt && !io.stdin.isTTY) prompt = await readStdin(io.stdin);
@@ -61,7 +69,7 @@ export async function runCli(io: CliIo): Promise<number> {
       exitCode = await runPromptCommand({
         prompt, cwd, ...pick(options), outputFormat: options.outputFormat, sandbox: options.sandbox,
         ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
-        planApprove: options.planApprove,
+        planApprove: options.planApprove, force: options.force,
         stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, color, env: io.env, signal: controller.signal,
       });
       process.off('SIGINT', onSignal);
@@ -78,7 +86,7 @@ export async function runCli(io: CliIo): Promise<number> {
     .option('--json', 'print JSON', false)
     .action(async (options: { cwd?: string; limit: number; json: boolean }) => {
       const { runAgentsCommand } = await import('./commands/catalog-commands.js');
-      exitCode = await runAgentsCommand({ stdout: io.stdout, json: options.json, limit: options.limit, ...(options.cwd ? { cwd: resolve(options.cwd) } : {}) });
+      exitCode = await runAgentsCommand({ stdout: io.stdout, stderr: io.stderr, json: options.json, limit: options.limit, ...(options.cwd ? { cwd: resolve(options.cwd) } : {}) });
     });
   program
     .command('runs <agentId>')
@@ -87,15 +95,24 @@ export async function runCli(io: CliIo): Promise<number> {
     .option('--json', 'print JSON', false)
     .action(async (agentId: string, options: { limit: number; json: boolean }) => {
       const { runRunsCommand } = await import('./commands/catalog-commands.js');
-      exitCode = await runRunsCommand(agentId, { stdout: io.stdout, json: options.json, limit: options.limit });
+      exitCode = await runRunsCommand(agentId, { stdout: io.stdout, stderr: io.stderr, json: options.json, limit: options.limit });
     });
   program
     .command('models')
     .description('list the models of the configured providers')
     .option('--json', 'print JSON', false)
-    .action(async (options: { json: boolean }) => {
+    .option('--no-servers', 'do not ask OPENAI_BASE_URL / OLLAMA_BASE_URL (or a local Ollama) for the models they serve')
+    .action(async (options: { json: boolean; servers: boolean }) => {
       const { runModelsCommand } = await import('./commands/catalog-commands.js');
-      exitCode = await runModelsCommand({ stdout: io.stdout, json: options.json, env: io.env });
+      exitCode = await runModelsCommand({ stdout: io.stdout, stderr: io.stderr, json: options.json, env: io.env, servers: options.servers });
+    });
+  program
+    .command('cancel <agentId>')
+    .description("cancel the agent's running run, in whichever process it runs")
+    .option('--timeout <seconds>', 'how long to wait for the run to end', positiveInteger, 30)
+    .action(async (agentId: string, options: { timeout: number }) => {
+      const { runCancelCommand } = await import('./commands/cancel-command.js');
+      exitCode = await runCancelCommand(agentId, { stdout: io.stdout, stderr: io.stderr, timeoutMs: options.timeout * 1000 });
     });
   program
     .command('index')
