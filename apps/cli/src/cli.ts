@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { registerInstallCommands } from './commands/install-commands.js';
 import { registerMcpCommands } from './commands/mcp-commands.js';
+import { packageInfo } from './package-info.js';
 import type { OutputFormat } from './render/run-renderer.js';
 import { likelySubcommand, subcommandTypoMessage } from './subcommand-typo.js';
 
@@ -30,6 +32,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const color = Boolean(io.stderr.isTTY) && !io.env.NO_COLOR;
   const program = new Command()
     .name('cairn')
+    .version(packageInfo().version, '-v, --version', 'print the version of cairn')
     .description('A coding agent for your workspace. `cairn "prompt"` runs headless; `cairn` alone opens a chat.')
     .argument('[prompt...]', 'what the agent should do (read from stdin when it is not a terminal and no prompt is given)')
     .option('-m, --model <id>', 'model, e.g. openai/gpt-5.2, claude-sonnet-4-5, google/gemini-2.5-pro, auto-smart, ollama/qwen3; `cairn models` lists them (default: CAIRN_MODEL)')
@@ -134,6 +137,14 @@ export async function runCli(io: CliIo): Promise<number> {
       exitCode = await runSearchCommand(query, { cwd: workspaceOf(options), limit: options.limit, json: options.json, stdout: io.stdout, stderr: io.stderr });
     });
 
+  registerInstallCommands(program, {
+    io,
+    color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR,
+    workspaceOf,
+    setExitCode: (code) => {
+      exitCode = code;
+    },
+  });
   registerMcpCommands(program, {
     io,
     workspaceOf,
