@@ -40,6 +40,7 @@ export async function runCli(io: CliIo): Promise<number> {
     .option('-C, --cwd <dir>', 'the workspace folder', process.cwd())
     .option('-r, --resume <agentId>', 'continue a stored agent')
     .addOption(new Option('--output-format <format>', 'how to print the run').choices(['text', 'json', 'stream-json']).default('text'))
+    .addOption(new Option('--input-format <format>', 'stream-json: read user messages as JSON lines from stdin, one run each (needs --output-format stream-json)').choices(['text', 'stream-json']).default('text'))
     .option('--sandbox', 'run shell commands in the OS sandbox (bubblewrap on Linux)', false)
     .option('--max-steps <n>', 'model calls per run', positiveInteger)
     .option('--plan-approve', 'with --mode plan: approve the proposed plan and execute it in agent mode in the same invocation', false)
@@ -50,7 +51,7 @@ export async function runCli(io: CliIo): Promise<number> {
     .enablePositionalOptions()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .exitOverride()
-    .action(async (words: string[], options: { model?: string; mode?: string; cwd: string; resume?: string; outputFormat: OutputFormat; sandbox: boolean; maxSteps?: number; planApprove: boolean; force: boolean }) => {
+    .action(async (words: string[], options: { model?: string; mode?: string; cwd: string; resume?: string; outputFormat: OutputFormat; inputFormat: 'text' | 'stream-json'; sandbox: boolean; maxSteps?: number; planApprove: boolean; force: boolean }) => {
       const typo = likelySubcommand(words, program.commands.map((command) => command.name()));
       if (typo) {
         io.stderr.write(subcommandTypoMessage(words[0]!, typo));
@@ -59,6 +60,18 @@ export async function runCli(io: CliIo): Promise<number> {
       }
       const cwd = resolve(options.cwd);
       let prompt = words.join(' ').trim();
+      if (options.inputFormat === 'stream-json') {
+        const { runStreamInputCommand } = await import('./commands/stream-input.js');
+        const controller = new AbortController();
+        const onSignal = () => controller.abort();
+        process.once('SIGINT', onSignal);
+        exitCode = await runStreamInputCommand({
+          prompt, cwd, ...pick(options), outputFormat: options.outputFormat, sandbox: options.sandbox, ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+          planApprove: options.planApprove, force: options.force, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, color, env: io.env, signal: controller.signal,
+        });
+        process.off('SIGINT', onSignal);
+        return;
+      }
       if (!prompt && !io.stdin.isTTY) prompt = await readStdin(io.stdin);
       if (!prompt) {
         const { runChatCommand } = await import('./commands/chat-command.js');
@@ -157,6 +170,12 @@ export async function runCli(io: CliIo): Promise<number> {
     await program.parseAsync(io.argv);
   } catch (error) {
     const code = (error as { exitCode?: number; code?: string }).exitCode;
+    const done = (error as { code?: string }).code === 'commander.helpDisplayed' || (error as { code?: string }).code === 'commander.version';
+    // A bad flag value is a JSON result too when JSON was asked for (commander wrote the message to stderr).
+    if (code !== undefined && !done) {
+      const { jsonOutputRequested, writeJsonError } = await import('./render/json-lines.js');
+      if (jsonOutputRequested(io.argv)) writeJsonError(io.stdout, (error as Error).message, { code: 'usage_error' });
+    }
     if (code !== undefined) return (error as { code?: string }).code === 'commander.helpDisplayed' || (error as { code?: string }).code === 'commander.version' ? 0 : 2;
     throw error;
   }
