@@ -1,4 +1,6 @@
 import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChatCompletionsServer } from '@cairn/core/testing';
@@ -54,4 +56,50 @@ describe('cairn models', () => {
       await server.close();
     }
   });
+
+  it('lists what the configured servers serve beside the catalogs, and says when one does not answer', async () => {
+    const seen: string[] = [];
+    const server = await modelServer((path, authorization) => {
+      seen.push(`${path} ${authorization ?? '-'}`);
+      if (path === '/v1/models') return { object: 'list', data: [{ id: 'qwen2.5-coder-7b', object: 'model' }, { id: 'llama-3.1-8b', object: 'model' }] };
+      if (path === '/api/tags') return { models: [{ name: 'qwen3:8b', model: 'qwen3:8b' }] };
+      return undefined;
+    });
+    const closed = await modelServer(() => undefined);
+    await closed.close();
+    try {
+      const cli = io(['models'], { OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: `${server.url}/v1`, OLLAMA_BASE_URL: `${closed.url}/v1` });
+      expect(await cli.run()).toBe(0);
+      const out = cli.out();
+      expect(out).toContain(`Served by ${server.url}/v1 (OPENAI_BASE_URL):\n  openai/llama-3.1-8b\n  openai/qwen2.5-coder-7b\n`);
+      expect(out).toContain(`${closed.url} (OLLAMA_BASE_URL) did not list its models: no answer (ECONNREFUSED). Check that the server runs, or fix OLLAMA_BASE_URL.\n`);
+      // The catalog is still there, and the key went to the OpenAI-compatible server.
+      expect(out).toMatch(/^openai\/gpt-5\.2 /m);
+      expect(seen).toContain('/v1/models Bearer sk-local');
+
+      const ollama = io(['models', '--json'], { OLLAMA_BASE_URL: server.url });
+      expect(await ollama.run()).toBe(0);
+      const items = JSON.parse(ollama.out()) as Array<{ id: string; servedBy?: { url: string; source: string } }>;
+      expect(items.filter((item) => item.servedBy)).toEqual([{ id: 'ollama/qwen3:8b', displayName: 'qwen3:8b', servedBy: { url: server.url, source: 'OLLAMA_BASE_URL' } }]);
+
+      const skipped = io(['models', '--no-servers'], { OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: `${server.url}/v1` });
+      const before = seen.length;
+      expect(await skipped.run()).toBe(0);
+      expect(skipped.out()).not.toContain('Served by');
+      expect(seen).toHaveLength(before);
+    } finally {
+      await server.close();
+    }
+  });
 });
+
+/** A small HTTP server answering GET paths with JSON (404 when `answer` returns undefined). */
+async function modelServer(answer: (path: string, authorization: string | undefined) => unknown) {
+  const server = createServer((request, response) => {
+    const body = answer(request.url ?? '', request.headers.authorization);
+    response.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body ?? { error: 'not found' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
