@@ -1,10 +1,4 @@
-import { createInterface } from 'node:readline/promises';
-import { Agent, type CairnAgent } from '@cairn/sdk';
-import { describeCliError } from '../cli-errors.js';
 import { defaultModel, noModelMessage } from '../default-model.js';
-import { createTextRenderer } from '../render/run-renderer.js';
-import { cliMcpLocalOptions } from './mcp-trust.js';
-import { cliHookLocalOptions } from './hooks-trust.js';
 
 export interface ChatCommandOptions {
   cwd: string;
@@ -12,102 +6,36 @@ export interface ChatCommandOptions {
   mode?: string;
   resume?: string;
   sandbox: boolean;
-  stdin: NodeJS.ReadableStream;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
   color: boolean;
   env: Record<string, string | undefined>;
 }
 
-const help = 'Commands: /mode agent|plan|ask|debug, /model provider/model, /new, /exit. Ctrl+C cancels a running answer.';
-
-/** `cairn` alone on a terminal: a chat with streaming answers, tool lines, mode and model switches. */
+/**
+ * `cairn` alone on a terminal: the interactive terminal UI (Ink; docs/terminal-ui.md). Resolves
+ * with the exit code once the user leaves, after printing how to resume the agent.
+ */
 export async function runChatCommand(options: ChatCommandOptions): Promise<number> {
-  const model = options.model ?? defaultModel(options.env);
+  const model = options.model ?? (options.resume ? undefined : defaultModel(options.env));
   if (!model && !options.resume) {
     options.stderr.write(`cairn: ${noModelMessage}\n`);
     return 2;
   }
-  const readline = createInterface({ input: options.stdin, output: options.stdout, terminal: true });
-  let active: AbortController | undefined;
-  // Project MCP servers not trusted yet are confirmed on the chat's own prompt (input is read once).
-  const mcp = cliMcpLocalOptions({ cwd: options.cwd, env: options.env, stderr: options.stderr, ask: (question) => readline.question(question, active ? { signal: active.signal } : {}) });
-  const hooks = cliHookLocalOptions({ cwd: options.cwd, env: options.env, stderr: options.stderr, ask: (question) => readline.question(question, active ? { signal: active.signal } : {}) });
-  const local = { cwd: options.cwd, ...mcp, ...hooks };
-  const create = () => Agent.create({ ...(model ? { model } : {}), ...(options.mode ? { mode: options.mode } : {}), local: { ...local, ...(options.sandbox ? { sandboxOptions: { enabled: true } } : {}) } });
-  let agent: CairnAgent;
-  try {
-    agent = options.resume ? await Agent.resume(options.resume, { local }) : await create();
-  } catch (error) {
-    readline.close();
-    options.stderr.write(`${describeCliError(error)}\n`);
+  // Ink and React load only for the chat: headless runs and subcommands never pay for them.
+  const [{ render }, { createElement }, { ChatApp }, { ChatSession }] = await Promise.all([import('ink'), import('react'), import('../tui/chat-app.js'), import('../tui/chat-session.js')]);
+  const session = new ChatSession({ cwd: options.cwd, ...(model ? { model } : {}), ...(options.mode ? { mode: options.mode } : {}), ...(options.resume ? { resume: options.resume } : {}), sandbox: options.sandbox, env: options.env, stderr: options.stderr });
+  const app = render(createElement(ChatApp, { session, color: options.color }), { stdin: options.stdin, stdout: options.stdout, stderr: options.stderr, exitOnCtrlC: false, patchConsole: false });
+  const started = await session.start();
+  if (!started) {
+    session.store.update({ exited: true });
+    await app.waitUntilExit();
     return 2;
   }
-  let mode = options.mode;
-  options.stderr.write(`cairn · ${agent.model?.id ?? 'stored model'} · ${options.cwd}\n${help}\n`);
-  let pendingModel: string | undefined;
-  readline.on('SIGINT', () => {
-    if (active) active.abort();
-    else readline.close();
-  });
-  try {
-    for (;;) {
-      let line: string;
-      try {
-        line = (await readline.question(`${mode ?? agent.mode}> `)).trim();
-      } catch {
-        break;
-      }
-      if (!line) continue;
-      if (line === '/exit' || line === '/quit') break;
-      if (line === '/help') {
-        options.stderr.write(`${help}\n`);
-        continue;
-      }
-      if (line.startsWith('/mode ')) {
-        mode = line.slice(6).trim();
-        continue;
-      }
-      if (line === '/new') {
-        agent = await create();
-        options.stderr.write(`new agent ${agent.agentId}\n`);
-        continue;
-      }
-      const modelOverride = line.startsWith('/model ') ? line.slice(7).trim() : undefined;
-      if (modelOverride) {
-        options.stderr.write(`model for the next messages: ${modelOverride}\n`);
-      }
-      const prompt = modelOverride ? undefined : line;
-      if (!prompt) {
-        if (modelOverride) pendingModel = modelOverride;
-        continue;
-      }
-      active = new AbortController();
-      const renderer = createTextRenderer(options);
-      try {
-        const run = await agent.send(prompt, {
-          ...(mode ? { mode } : {}),
-          ...(pendingModel ? { model: pendingModel } : {}),
-          signal: active.signal,
-          onDelta: ({ update }) => renderer.onDelta(update),
-        });
-        pendingModel = undefined;
-        for await (const message of run.stream()) renderer.onMessage(message);
-        const result = await run.wait();
-        renderer.finish();
-        if (result.status === 'error') options.stderr.write(`cairn: ${result.error?.message}\n`);
-        if (result.status === 'cancelled') options.stderr.write('[cancelled]\n');
-      } catch (error) {
-        renderer.finish();
-        options.stderr.write(`${describeCliError(error)}\n`);
-      } finally {
-        active = undefined;
-      }
-    }
-  } finally {
-    readline.close();
-    await agent.close();
-  }
-  options.stderr.write(`resume with: cairn --resume ${agent.agentId}\n`);
+  await app.waitUntilExit();
+  const agentId = session.agentId;
+  await session.close();
+  if (agentId) options.stderr.write(`resume with: cairn --resume ${agentId}\n`);
   return 0;
 }

@@ -1,0 +1,52 @@
+import { Agent, type AgentOptions, type CairnAgent } from '@cairn/sdk';
+import { cliHookLocalOptions } from '../commands/hooks-trust.js';
+import { cliMcpLocalOptions, type AskQuestion } from '../commands/mcp-trust.js';
+import { cliCairnHome } from '../commands/mcp-trust-store.js';
+import { permissionRulesOf, workspacePermissions } from './workspace-permissions.js';
+
+export interface AgentSetup {
+  env: Record<string, string | undefined>;
+  sandbox: boolean;
+  stderr: NodeJS.WritableStream;
+  /** Asks the person at the terminal (the UI's own prompt) about project MCP servers and hooks. */
+  ask: AskQuestion;
+}
+
+/**
+ * Safe by default, visibly (issue scope 3): the interactive agent asks before shell commands that
+ * are not read-only and before writes outside the workspace, unless a rule allows them. This uses
+ * only the SDK's permission options: `defaultPermission: 'ask'` routes every unmatched call that may
+ * change something to an approval, `edit(**)` (a relative glob, so never outside the workspace) keeps
+ * file edits in the workspace going without a question, and `approvals: 'wait'` makes the run wait
+ * for the UI's answer instead of denying. Deny and ask rules of every layer still win.
+ */
+export function interactivePermissionOptions(remembered: readonly string[]): Pick<AgentOptions, 'approvals' | 'defaultPermission' | 'permissions'> {
+  return { approvals: 'wait', defaultPermission: 'ask', permissions: { allow: ['edit(**)', ...permissionRulesOf(remembered)] } };
+}
+
+/** The options every agent of the chat gets, for the workspace `cwd`, with the rules remembered there. */
+export async function agentOptionsFor(cwd: string, setup: AgentSetup): Promise<AgentOptions & { local: NonNullable<AgentOptions['local']> }> {
+  const trust = { cwd, env: setup.env, stderr: setup.stderr, ask: setup.ask };
+  const remembered = await rememberedRules(cwd, setup.env);
+  return {
+    ...interactivePermissionOptions(remembered),
+    local: { cwd, ...cliMcpLocalOptions(trust), ...cliHookLocalOptions(trust), ...(setup.sandbox ? { sandboxOptions: { enabled: true } } : {}) },
+  };
+}
+
+export async function rememberedRules(cwd: string, env: Record<string, string | undefined>): Promise<string[]> {
+  return workspacePermissions(cliCairnHome(env)).rules(cwd);
+}
+
+/** A new agent in `cwd`. */
+export async function createChatAgent(cwd: string, choice: { model?: string; mode?: string }, setup: AgentSetup): Promise<CairnAgent> {
+  const options = await agentOptionsFor(cwd, setup);
+  return Agent.create({ ...options, ...(choice.model ? { model: choice.model } : {}), ...(choice.mode ? { mode: choice.mode } : {}) });
+}
+
+/** A stored agent, in the workspace it was created in (not the folder cairn was started in). */
+export async function resumeChatAgent(agentId: string, choice: { model?: string }, setup: AgentSetup): Promise<CairnAgent> {
+  const info = await Agent.get(agentId);
+  const options = await agentOptionsFor(info.cwd, setup);
+  return Agent.resume(agentId, { ...options, ...(choice.model ? { model: choice.model } : {}) });
+}
