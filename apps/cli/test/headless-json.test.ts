@@ -45,7 +45,6 @@ describe('cairn --output-format json', () => {
       expect(result.run_id).toMatch(/^run-/);
       // The fake server reports 100 + i prompt tokens (none cached) and 20 completion tokens per call.
       expect(result.usage).toEqual({ input_tokens: 201, output_tokens: 40, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
-      expect(result.duration_api_ms).toBeLessThanOrEqual(result.duration_ms);
       const agents = io(['agents', '--json']);
       expect(await agents.run()).toBe(0);
       expect(JSON.parse(agents.out()).map((agent: { agentId: string }) => agent.agentId)).toContain(result.session_id);
@@ -83,6 +82,29 @@ describe('cairn --output-format json', () => {
       expect(result).toMatchObject({ subtype: 'error_max_turns', is_error: true, status: 'error', num_turns: 1, error: { code: 'max_steps' } });
       expect(result.errors).toEqual([result.result]);
       expect(result.result).toMatch(/maxSteps/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('cairn --mode plan --plan-approve --output-format json', () => {
+  it('sums both runs into one result and carries the plan', async () => {
+    const plan = { name: 'Greeting', overview: 'Write hello.txt.', plan: 'Create hello.txt.', todos: [{ id: 'write', content: 'Write hello.txt', dependencies: [] }] };
+    const server = await startChatCompletionsServer((body) => {
+      const last = body.messages.at(-1);
+      const planning = toolNamesOf(body).includes('create_plan');
+      if (last.role === 'user') return planning ? { toolCalls: [{ name: 'create_plan', args: plan }] } : { toolCalls: [{ name: 'write', args: { path: 'hello.txt', contents: 'hi\n' } }] };
+      return { text: planning ? 'The plan awaits approval.' : 'Done.' };
+    });
+    process.env.OPENAI_BASE_URL = server.url;
+    try {
+      const cli = io(['--cwd', cwd, ...model, '--mode', 'plan', '--plan-approve', '--output-format', 'json', 'Add a greeting']);
+      expect(await cli.run()).toBe(0);
+      const result = JSON.parse(cli.out()) as Line;
+      expect(resultMessage(result, '$')).toEqual([]);
+      expect(result).toMatchObject({ subtype: 'success', result: 'Done.', num_turns: 4, plan: { name: 'Greeting', todos: [{ id: 'write' }] } });
+      expect(result.usage.output_tokens).toBe(80);
     } finally {
       await server.close();
     }

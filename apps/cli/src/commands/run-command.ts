@@ -1,6 +1,7 @@
 import type { CairnAgent, RunResult } from '@cairn/sdk';
 import { describeRunFailure } from '../cli-errors.js';
 import { writeJsonLine } from '../render/json-lines.js';
+import { permissionsNotice } from '../render/permissions-notice.js';
 import { resultLine } from '../render/result-message.js';
 import type { OutputFormat } from '../render/run-renderer.js';
 import { createStreamJson } from '../render/stream-json.js';
@@ -27,6 +28,7 @@ export async function runPromptCommand(options: RunCommandOptions): Promise<numb
   let agent: CairnAgent | undefined;
   try {
     agent = await openAgent(options);
+    if (options.outputFormat === 'text') options.stderr.write(`${await permissionsNotice(options.cwd, options.env, options.mode)}\n`);
     const runs = await promptRuns(agent, options.prompt, options, runOutput(options, agent.agentId));
     if (options.outputFormat !== 'text') writeJsonLine(options.stdout, resultLine(agent.agentId, runs));
     await agent.close();
