@@ -62,3 +62,18 @@ export function startCairn(options: StartCairnOptions): TerminalSession {
     env,
   });
 }
+
+/** The chat's footer once the agent is ready: `agent-… · openai/gpt-4.1-mini · agent mode · … · /help`. */
+export const readyFooter = /agent-\S+ · \S+ · \w+ mode · .*\/help/;
+
+/** Starts the chat and waits until its agent is ready for a message. */
+export async function openChat(options: StartCairnOptions): Promise<TerminalSession> {
+  const session = startCairn(options);
+  try {
+    await session.waitForText(readyFooter, 60_000);
+  } catch (error) {
+    await session.dispose();
+    throw error;
+  }
+  return session;
+}

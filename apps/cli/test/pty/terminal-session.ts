@@ -60,21 +60,34 @@ export class TerminalSession {
     return this.pty.pid;
   }
 
-  /** Type text as keystrokes, one write per character so key handlers see single keys. */
+  /**
+   * Type text one key at a time, each after the program has drawn the previous one, as a person
+   * watching the screen does (a burst of keys in one read is what a paste looks like).
+   */
   async type(text: string): Promise<void> {
     for (const character of text) {
-      this.pty.write(character);
-      await pause(5);
+      await this.send(character);
+      // A person's pace between keys (fast typing is about 80 ms a key).
+      await pause(30);
     }
   }
 
   /** Paste text in one chunk, wrapped in bracketed-paste markers. */
-  paste(text: string): void {
-    this.pty.write(bracketedPaste(text));
+  async paste(text: string): Promise<void> {
+    await this.send(bracketedPaste(text));
   }
 
-  press(...names: KeyName[]): void {
-    for (const name of names) this.pty.write(keys[name]);
+  async press(...names: KeyName[]): Promise<void> {
+    for (const name of names) await this.send(keys[name]);
+  }
+
+  /** Writes to the program, then waits until it has answered with output (at most half a second). */
+  private async send(data: string): Promise<void> {
+    const before = this.transcript.length;
+    this.pty.write(data);
+    const until = Date.now() + 500;
+    while (this.transcript.length === before && !this.status && Date.now() < until) await pause(10);
+    await this.parsed;
   }
 
   /** The visible screen, one string per row, trailing spaces trimmed. */

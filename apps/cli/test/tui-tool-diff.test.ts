@@ -1,0 +1,73 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type ChatCompletionsServer, startChatCompletionsServer } from '@cairn/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorld, openChat, screenshotPaths } from './pty/cairn-terminal.js';
+import { isFirstStep, toolResultsOfTurn } from './pty/model-requests.js';
+import { saveScreenshot } from './pty/screenshot.js';
+import { useBuiltCli } from './pty/use-cli.js';
+
+const cli = useBuiltCli('tool-diff');
+let server: ChatCompletionsServer;
+
+const edit = { path: 'src/answer.ts', old_string: '  return 41;', new_string: '  // The spec says 42.\n  return 42;' };
+
+beforeAll(async () => {
+  server = await startChatCompletionsServer((body) =>
+    isFirstStep(body) ? { text: 'I will fix the return value.', toolCalls: [{ name: 'search_replace', args: edit }] } : { text: 'Fixed: `answer()` now returns 42.' },
+  );
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('cairn chat in a terminal: a tool call', () => {
+  it('shows an edit as a compact tool line with a coloured diff, and the file is changed', async () => {
+    const world = await createWorld();
+    await mkdir(join(world.workspace, 'src'));
+    const file = join(world.workspace, 'src/answer.ts');
+    await writeFile(file, 'export function answer(): number {\n  return 41;\n}\n');
+    const session = await openChat({ bin: cli().bin, world, baseUrl: server.url });
+    try {
+      await session.type('Make answer() return 42');
+      await session.press('enter');
+      await session.waitForText('now returns 42');
+      await session.waitForNoText('Ctrl+C cancels');
+      const screen = session.screen();
+      expect(screen.some((line) => line.includes('search_replace') && line.includes('src/answer.ts'))).toBe(true);
+      const removed = screen.find((line) => /^\s*-\s+return 41;/.test(line));
+      const added = screen.find((line) => /^\s*\+\s+return 42;/.test(line));
+      expect(removed).toBeDefined();
+      expect(added).toBeDefined();
+      // Removed lines are drawn red and added lines green (ANSI 1/9 and 2/10, or any red/green RGB).
+      expect(colourOfLine(session.terminal, screen.indexOf(removed!))).toBe('red');
+      expect(colourOfLine(session.terminal, screen.indexOf(added!))).toBe('green');
+      expect(await readFile(file, 'utf8')).toBe('export function answer(): number {\n  // The spec says 42.\n  return 42;\n}\n');
+      // The edit was made without a question: edits inside the workspace are allowed.
+      expect(session.history()).not.toContain('Allow this call?');
+      expect(toolResultsOfTurn(server.requests.at(-1) ?? {}).join('\n')).not.toMatch(/denied/i);
+      await saveScreenshot(session.terminal, 'tool-call-diff', { replace: screenshotPaths(world) });
+    } finally {
+      await session.dispose();
+    }
+  }, 120_000);
+});
+
+/** The colour family of the first non-blank cell of a screen row. */
+function colourOfLine(terminal: import('@xterm/headless').Terminal, row: number): 'red' | 'green' | 'other' {
+  const buffer = terminal.buffer.active;
+  const line = buffer.getLine(buffer.viewportY + row);
+  for (let column = 0; line && column < terminal.cols; column++) {
+    const cell = line.getCell(column);
+    if (!cell?.getChars().trim()) continue;
+    if (cell.isFgPalette()) return [1, 9].includes(cell.getFgColor()) ? 'red' : [2, 10].includes(cell.getFgColor()) ? 'green' : 'other';
+    if (cell.isFgRGB()) {
+      const colour = cell.getFgColor();
+      const [red, green] = [(colour >> 16) & 255, (colour >> 8) & 255];
+      return red > green + 40 ? 'red' : green > red + 40 ? 'green' : 'other';
+    }
+    return 'other';
+  }
+  return 'other';
+}
