@@ -49,7 +49,7 @@ describe('plans and todos', () => {
     const text = planMarkdown({ name: 'Greeting', overview: 'Add a greeting.', plan: 'Write hello.txt.', todos: [{ id: 'a', content: 'write the file' }, { id: 'b', content: 'test it', dependencies: ['a'] }] });
     expect(text).toContain('# Plan: Greeting');
     expect(text).toContain('Write hello.txt.');
-    expect(text).toContain('- [ ] test it (after a)');
+    expect(text).toContain('2. test it (after a)');
   });
 
   it('marks todos by status', () => {

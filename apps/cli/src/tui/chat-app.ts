@@ -1,5 +1,5 @@
 import { Box, type Key, Static, Text, useApp, useInput, useStdout } from 'ink';
-import { createElement as h, type ReactElement, useEffect, useState, useSyncExternalStore } from 'react';
+import { createElement as h, type ReactElement, useEffect, useReducer, useRef, useState, useSyncExternalStore } from 'react';
 import type { ChatSession } from './chat-session.js';
 import type { Entry } from './chat-state.js';
 import { EntryView, TodoList, type ViewContext } from './entry-view.js';
@@ -19,7 +19,13 @@ export function ChatApp({ session, color }: { session: ChatSession; color: boole
   const { exit } = useApp();
   const { stdout } = useStdout();
   const view: ViewContext = { width: stdout.columns || 100, color };
-  const [editor, setEditor] = useState<EditorState>(emptyEditor());
+  // The editor lives in a ref: keys typed faster than React renders must each see the previous key's result.
+  const editorRef = useRef<EditorState>(emptyEditor());
+  const [, rerender] = useReducer((count: number) => count + 1, 0);
+  const setEditor = (next: EditorState) => {
+    editorRef.current = next;
+    rerender();
+  };
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const now = useClock(state.running !== undefined);
 
@@ -28,25 +34,24 @@ export function ChatApp({ session, color }: { session: ChatSession; color: boole
   }, [state.exited, exit]);
 
   useInput((input, key) => {
+    const current = session.store.get();
+    const editor = editorRef.current;
     if (key.ctrl && input === 'c') {
-      if (!state.running && !state.prompt && editor.text) {
-        setEditor({ ...emptyEditor(editor.history) });
-        return;
-      }
-      session.interrupt();
-      return;
+      if (!current.running && !current.prompt && editor.text) return setEditor(emptyEditor(editor.history));
+      return session.interrupt();
     }
     session.disarmExit();
-    if (state.prompt) return answerPrompt(session, state.prompt.kind, input, key);
+    if (current.prompt) return answerPrompt(session, current.prompt.kind, input, key);
     if (key.ctrl && input === 'o') return session.toggleLastResult();
     if (key.ctrl && input === 'd' && !editor.text) return session.store.update({ exited: true });
-    if (key.tab) return void complete(session, editor, setEditor, setSuggestions);
+    if (key.tab) return void complete(session, editorRef, setEditor, setSuggestions);
     const { state: next, submit } = editKey(editor, input, key);
     setEditor(next);
     if (next.text !== editor.text) setSuggestions([]);
     if (submit !== undefined) void session.submit(submit);
   });
 
+  const editor = editorRef.current;
   const hint = modelHint(session, editor.text);
   return h(
     Box,
@@ -97,7 +102,8 @@ function answerPrompt(session: ChatSession, kind: string, input: string, key: Ke
 }
 
 /** Tab: complete a slash command, a mode, a model id or an `@path`; several matches are listed. */
-async function complete(session: ChatSession, editor: EditorState, setEditor: (state: EditorState) => void, setSuggestions: (list: string[]) => void): Promise<void> {
+async function complete(session: ChatSession, editorRef: { current: EditorState }, setEditor: (state: EditorState) => void, setSuggestions: (list: string[]) => void): Promise<void> {
+  const editor = editorRef.current;
   const mention = mentionAt(editor.text);
   let candidates: string[];
   let apply: (choice: string) => string;
@@ -112,6 +118,8 @@ async function complete(session: ChatSession, editor: EditorState, setEditor: (s
   if (candidates.length === 0) return setSuggestions([]);
   const prefix = candidates.length === 1 ? (candidates[0] ?? '') : commonPrefix(candidates);
   const text = apply(prefix);
+  // A path lookup is asynchronous: keys typed meanwhile win over the completion.
+  if (editorRef.current.text !== editor.text) return;
   if (text.length > editor.text.length) setEditor(setText(editor, text));
   setSuggestions(candidates.length > 1 ? candidates : []);
 }

@@ -16,12 +16,13 @@ const diffColors: Record<DiffLine['kind'], string | undefined> = { add: 'green',
 export function EntryView({ entry, view }: { entry: Entry; view: ViewContext }): ReactElement {
   switch (entry.kind) {
     case 'user':
-      return h(Box, { marginTop: 1 }, h(Text, { bold: true, color: 'cyan' }, '> '), h(Text, { bold: true }, entry.text));
+      return h(Box, { marginTop: 1 }, h(Text, null, h(Text, { bold: true, color: 'cyan' }, '> '), h(Text, { bold: true }, entry.text)));
     case 'markdown':
       return h(Box, { marginTop: 1 }, h(Text, null, renderMarkdown(entry.text, { width: view.width - 2, color: view.color })));
     case 'tool':
+      // One Text with inline parts: a Box row would lay the parts out as columns and wrap each apart.
       return h(
-        Box,
+        Text,
         null,
         h(Text, { color: entry.ok ? 'green' : 'red' }, entry.ok ? '✓ ' : '✗ '),
         h(Text, { bold: true }, entry.name),

@@ -8,7 +8,7 @@ export interface ProposedPlan {
 
 /** The plan in full, as markdown: name, overview, the plan, then its steps with their dependencies. */
 export function planMarkdown(plan: ProposedPlan): string {
-  const steps = (plan.todos ?? []).map((todo) => `- [ ] ${todo.content}${todo.dependencies?.length ? ` (after ${todo.dependencies.join(', ')})` : ''}`);
+  const steps = (plan.todos ?? []).map((todo, index) => `${index + 1}. ${todo.content}${todo.dependencies?.length ? ` (after ${todo.dependencies.join(', ')})` : ''}`);
   return [`# Plan: ${plan.name ?? 'untitled'}`, plan.overview ?? '', plan.plan ?? '', steps.length ? `## Steps\n\n${steps.join('\n')}` : '']
     .filter((part) => part.trim())
     .join('\n\n');
