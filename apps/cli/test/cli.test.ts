@@ -45,7 +45,7 @@ describe('cairn "prompt"', () => {
       expect(await streamed.run()).toBe(0);
       const lines = streamed.out().trim().split('\n').map((line) => JSON.parse(line));
       expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
-      expect(lines.at(-1)).toMatchObject({ type: 'status', status: 'FINISHED' });
+      expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'hello' });
     } finally {
       delete process.env.OPENAI_BASE_URL;
       await server.close();
