@@ -1,12 +1,15 @@
 // Runs every package's tests through turbo, then prints one plain summary line summed over all
 // packages (`N passed, N failed, N skipped`), which CI records. Exits non-zero when any test failed.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { packages } from './packages.mjs';
+import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+// Every workspace package with a test script, as pnpm sees them (scripts/packages.mjs misses some).
+const packages = JSON.parse(execFileSync('pnpm', ['ls', '-r', '--json', '--depth', '-1'], { cwd: root, encoding: 'utf8' }))
+  .filter((pkg) => relative(root, pkg.path) !== '' && JSON.parse(readFileSync(join(pkg.path, 'package.json'), 'utf8')).scripts?.test)
+  .map((pkg) => ({ name: pkg.name, dir: relative(root, pkg.path) }));
 const reports = packages.map((pkg) => join(root, pkg.dir, '.vitest-report.json'));
 for (const report of reports) rmSync(report, { force: true });
 
