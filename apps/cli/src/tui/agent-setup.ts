@@ -30,6 +30,7 @@ export async function agentOptionsFor(cwd: string, setup: AgentSetup): Promise<A
   const remembered = await rememberedRules(cwd, setup.env);
   return {
     ...interactivePermissionOptions(remembered),
+    env: setup.env,
     local: { cwd, ...cliMcpLocalOptions(trust), ...cliHookLocalOptions(trust), ...(setup.sandbox ? { sandboxOptions: { enabled: true } } : {}) },
   };
 }
