@@ -127,6 +127,19 @@ export class TerminalSession {
     return this.waitUntil(gone, `${expected} to disappear`, timeoutMs).then(() => undefined);
   }
 
+  /**
+   * Starts watching for `text` on every screen the program draws from now on (a prompt that comes
+   * and goes between two checks is still seen); `seen()` says whether it showed up.
+   */
+  watchFor(text: string): { seen(): boolean; stop(): void } {
+    let seen = false;
+    const check = () => {
+      if (this.screen().join('\n').includes(text)) seen = true;
+    };
+    this.listeners.add(check);
+    return { seen: () => seen, stop: () => this.listeners.delete(check) };
+  }
+
   /** Waits for the program to end by itself; kills it after `timeoutMs`. */
   async waitForExit(timeoutMs = 20_000): Promise<ExitStatus> {
     const timer = setTimeout(() => this.kill(), timeoutMs);
