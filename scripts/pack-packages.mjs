@@ -4,9 +4,9 @@
 // tarball and an `overrides` entry, so the packages' own dependencies on each other resolve to the
 // tarballs too. Used by scripts/install-cli.sh and by the packaging test.
 //
-//   node scripts/pack-packages.mjs <tarball-dir> [<npm-project-dir>]
+//   node scripts/pack-packages.mjs <tarball-dir> [<npm-project-dir>]   (adds to an existing package.json)
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,6 +41,15 @@ export function installManifest(projectDir, tarballs, extra = {}) {
   return { name: 'cairn-install', private: true, type: 'module', dependencies: { ...specs, ...extra }, overrides: specs };
 }
 
+/** An existing package.json keeps everything; the tarballs are added to its dependencies and overrides. */
+function mergedManifest(projectDir, tarballs) {
+  const file = join(projectDir, 'package.json');
+  const fresh = installManifest(projectDir, tarballs);
+  if (!existsSync(file)) return fresh;
+  const existing = JSON.parse(readFileSync(file, 'utf8'));
+  return { ...existing, dependencies: { ...existing.dependencies, ...fresh.dependencies }, overrides: { ...existing.overrides, ...fresh.overrides } };
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [dest, projectDir] = process.argv.slice(2);
   if (!dest) {
@@ -50,7 +59,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const tarballs = packAll(resolve(dest));
   if (projectDir) {
     mkdirSync(projectDir, { recursive: true });
-    writeFileSync(join(projectDir, 'package.json'), `${JSON.stringify(installManifest(resolve(projectDir), tarballs), null, 2)}\n`);
+    writeFileSync(join(projectDir, 'package.json'), `${JSON.stringify(mergedManifest(resolve(projectDir), tarballs), null, 2)}\n`);
   }
   for (const tarball of tarballs) console.log(tarball.file);
 }
