@@ -43,6 +43,10 @@ function targetsTable(results) {
   const loop = find('openai-loop')[0];
   if (loop) for (const target of loop.targets) add(`${target.measure} (@cairn/sdk)`, target.aim, target.measured, target.met);
   else add('start-up, time per step and peak RSS vs raw openai loop (@cairn/sdk)', '', undefined, false);
+  // The built `cairn` command against `node -e 0` and a plain openai script: its own targets too.
+  const cli = find('cli-startup')[0];
+  if (cli) for (const target of cli.targets) add(target.measure, target.aim, target.measured, target.met);
+  else add('`cairn --help` and a one-step run vs node -e 0 and a plain openai script (cli-startup)', '', undefined, false);
   const storeStep = find('store-step-cost')[0];
   if (storeStep) {
     add('SQLite write transactions per runtime step', '', `${storeStep.writeTransactionsPerStep} (${storeStep.eventsPerStep} events)`, true);

@@ -11,6 +11,7 @@ const root = new URL('../../../', import.meta.url).pathname;
 const benchmarks = [
   { name: 'framework-overhead', script: 'apps/bench/src/framework-overhead.mjs' },
   { name: 'openai-loop', script: 'apps/bench/src/openai-loop.mjs' },
+  { name: 'cli-startup', script: 'apps/bench/src/cli-startup.mjs' },
   { name: 'store-step-cost', script: 'apps/bench/src/store-step-cost.mjs' },
   { name: 'compaction-long-run', script: 'apps/bench/src/compaction-long-run.mjs' },
   { name: 'store-sqlite-run-events', script: 'apps/bench/src/store-run-events.mjs', args: ['--store', 'sqlite'] },

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from './commander.js';
 import { registerInstallCommands } from './commands/install-commands.js';
 import { registerMcpCommands } from './commands/mcp-commands.js';
 import { packageInfo } from './package-info.js';

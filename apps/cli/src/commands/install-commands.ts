@@ -1,4 +1,5 @@
-import { Argument, type Command } from 'commander';
+import type { Command } from 'commander';
+import { Argument } from '../commander.js';
 import type { CliIo } from '../cli.js';
 
 interface InstallCommandsContext {

@@ -1,4 +1,5 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
+import { InvalidArgumentError, Option } from '../commander.js';
 import type { CliIo } from '../cli.js';
 
 export interface McpCommandContext {
