@@ -87,6 +87,30 @@ describe('approvals in the chat', () => {
   });
 });
 
+describe('mode switches', () => {
+  const toAgent = { toolCalls: [{ name: 'switch_mode', args: { mode: 'agent', explanation: 'the fix needs edits' } }] };
+
+  it('asks before the model leaves ask mode for agent mode, and switches when allowed', async () => {
+    const { session } = await open([toAgent, { text: 'Switched.' }], { mode: 'ask' });
+    const sending = session.submit('fix it');
+    const asked = await until(session, (state) => state.prompt?.kind === 'approval', 'the mode switch prompt');
+    expect(asked.prompt).toMatchObject({ kind: 'approval', canRemember: true, request: { kind: 'mode-switch', modeSwitch: { from: 'ask', to: 'agent' } } });
+    await session.answerApproval('once');
+    await sending;
+    expect(texts(session.store.get().entries)).toContain('mode ask -> agent');
+  });
+
+  it('keeps the mode when the switch is denied', async () => {
+    const { session } = await open([toAgent, { text: 'Staying.' }], { mode: 'ask' });
+    const sending = session.submit('fix it');
+    await until(session, (state) => state.prompt?.kind === 'approval', 'the mode switch prompt');
+    await session.answerApproval('deny');
+    await sending;
+    expect(texts(session.store.get().entries)).not.toContain('mode ask -> agent');
+    expect(session.store.get().footer.mode).toBe('ask');
+  });
+});
+
 describe('plans', () => {
   const plan = { name: 'Greeting', overview: 'Add a greeting.', plan: 'Write `hello.txt`.', todos: [{ id: 'w', content: 'write hello.txt', dependencies: [] }] };
 
@@ -101,6 +125,23 @@ describe('plans', () => {
     await session.answerPlan('approve');
     expect(await readFile(join(cwd, 'hello.txt'), 'utf8')).toBe('hello\n');
     expect(session.store.get().footer.mode).toBe('agent');
+  });
+
+  it('a switch out of plan mode during the run waits on the plan prompt, and approving goes on in agent mode', async () => {
+    const { session, cwd } = await open(
+      [
+        { toolCalls: [{ name: 'create_plan', args: plan }] },
+        { toolCalls: [{ name: 'switch_mode', args: { mode: 'agent', explanation: 'the plan is ready' } }] },
+        { toolCalls: [{ name: 'write', args: { path: 'hello.txt', contents: 'hi\n' } }] },
+        { text: 'Implemented.' },
+      ],
+      { mode: 'plan' },
+    );
+    const sending = session.submit('plan a greeting');
+    await until(session, (current) => current.prompt?.kind === 'plan' && current.prompt.callId !== undefined, 'the plan prompt inside the run');
+    await session.answerPlan('approve');
+    await sending;
+    expect(await readFile(join(cwd, 'hello.txt'), 'utf8')).toBe('hi\n');
   });
 
   it('edit sends the requested change in plan mode; reject keeps planning', async () => {

@@ -60,6 +60,7 @@ export class ChatSession {
     try {
       if (this.options.resume) await this.switchTo(await resumeChatAgent(this.options.resume, this.pendingModelChoice(), this.setup), true);
       else await this.switchTo(await createChatAgent(this.options.cwd, { ...(this.options.model ? { model: this.options.model } : {}), ...(this.mode ? { mode: this.mode } : {}) }, this.setup), false);
+      this.store.push({ kind: 'info', text: safetyNotice(this.options.env) });
       return true;
     } catch (error) {
       this.store.push({ kind: 'error', text: describeCliError(error) });
@@ -431,4 +432,13 @@ export class ChatSession {
   snapshot(): ChatState {
     return this.store.get();
   }
+}
+
+/** Said once at the start, so the permissions in force are never a surprise (issue scope 3). */
+function safetyNotice(env: Record<string, string | undefined>): string {
+  const home = cliCairnHome(env);
+  return [
+    'asks before shell commands that change things and before writes outside the workspace',
+    `rules: .cairn/permissions.json, ${home}/permissions.json; "allow always": ${workspacePermissions(home).file}`,
+  ].join('\n');
 }
