@@ -35,7 +35,7 @@ export async function runCli(io: CliIo): Promise<number> {
     .version(packageInfo().version, '-v, --version', 'print the version of cairn')
     .description('A coding agent for your workspace. `cairn "prompt"` runs headless; `cairn` alone opens a chat.')
     .argument('[prompt...]', 'what the agent should do (read from stdin when it is not a terminal and no prompt is given)')
-    .option('-m, --model <id>', 'model, e.g. openai/gpt-5.2, claude-sonnet-4-5, google/gemini-2.5-pro, auto-smart, ollama/qwen3; `cairn models` lists them (default: CAIRN_MODEL)')
+    .option('-m, --model <id>', 'model, e.g. openai/gpt-5.2, claude-opus-4-5, google/gemini-2.5-pro, auto-smart, ollama/qwen3; `cairn models` lists them (default: CAIRN_MODEL)')
     .addOption(new Option('--mode <mode>', 'agent, plan, ask or debug').default(undefined))
     .option('-C, --cwd <dir>', 'the workspace folder', process.cwd())
     .option('-r, --resume <agentId>', 'continue a stored agent')

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChatCompletionsServer } from '@cairn/core/testing';
 import { describe, expect, it } from 'vitest';
+import { defaultModel, isCurrentModel } from '../src/default-model.js';
 import { io, useTempCairnHome } from './cli-io.js';
 
 useTempCairnHome();
@@ -90,6 +91,21 @@ describe('cairn models', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('defaults to a current model of the provider whose key is set, never one past its end of life', () => {
+    // claude-sonnet-4-5's end of life is 2026-11-30 in the catalog.
+    expect(isCurrentModel('anthropic/claude-sonnet-4-5', new Date('2026-11-30T12:00:00Z'))).toBe(true);
+    expect(isCurrentModel('anthropic/claude-sonnet-4-5', new Date('2026-12-01T00:00:00Z'))).toBe(false);
+    expect(defaultModel({ ANTHROPIC_API_KEY: 'k' }, new Date('2026-11-01'))).toBe('anthropic/claude-sonnet-4-5');
+    expect(defaultModel({ ANTHROPIC_API_KEY: 'k' }, new Date('2026-12-02'))).toBe('anthropic/claude-opus-4-5');
+    expect(defaultModel({ ANTHROPIC_API_KEY: 'k' }, new Date('2027-02-01'))).toBe('anthropic/claude-haiku-4-5');
+    expect(defaultModel({ OPENAI_API_KEY: 'k' })).toBe('openai/gpt-5.2');
+    expect(defaultModel({ GOOGLE_API_KEY: 'k' })).toBe('google/gemini-2.5-pro');
+    expect(defaultModel({ CAIRN_MODEL: 'ollama/qwen3', OPENAI_API_KEY: 'k' })).toBe('ollama/qwen3');
+    expect(defaultModel({})).toBeUndefined();
+    // Every default of today is current.
+    for (const env of [{ ANTHROPIC_API_KEY: 'k' }, { OPENAI_API_KEY: 'k' }, { GEMINI_API_KEY: 'k' }]) expect(isCurrentModel(defaultModel(env)!)).toBe(true);
   });
 });
 
