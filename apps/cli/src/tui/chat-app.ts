@@ -57,9 +57,9 @@ export function ChatApp({ session, color }: { session: ChatSession; color: boole
     Box,
     { flexDirection: 'column' },
     h(Static<Entry>, { items: state.entries, children: (entry: Entry) => h(EntryView, { key: entry.id, entry, view }) }),
-    state.live.trim() ? h(Box, { marginTop: 1 }, h(Text, null, renderMarkdown(state.live, { width: view.width - 2, color }))) : null,
+    state.live.trim() ? h(Box, { marginTop: 1 }, h(Text, null, liveTail(renderMarkdown(state.live, { width: view.width - 2, color }), (stdout.rows || 30) - 10))) : null,
     state.running && state.todos.length ? h(TodoList, { todos: state.todos }) : null,
-    state.expanded && state.lastResult ? h(ExpandedResult, state.lastResult) : null,
+    state.expanded && state.lastResult ? h(ExpandedResult, { ...state.lastResult, rows: stdout.rows || 30 }) : null,
     state.prompt ? h(PromptView, { prompt: state.prompt }) : null,
     state.running ? h(StatusLine, { running: state.running, now }) : null,
     state.prompt ? null : h(InputView, { text: editor.text, cursor: editor.cursor, hint, suggestions }),
@@ -67,9 +67,19 @@ export function ChatApp({ session, color }: { session: ChatSession; color: boole
   );
 }
 
-function ExpandedResult({ title, text }: { title: string; text: string }): ReactElement {
+/**
+ * The streaming part, cut to its last lines: a live area taller than the terminal makes Ink clear
+ * and redraw the whole screen on every delta. The whole text reaches the transcript when it is done.
+ */
+function liveTail(text: string, rows: number): string {
   const lines = text.split('\n');
-  const shown = lines.slice(0, 40);
+  const keep = Math.max(3, rows);
+  return lines.length <= keep ? text : [`… ${lines.length - keep} more lines above (shown in full when the paragraph is done)`, ...lines.slice(-keep)].join('\n');
+}
+
+function ExpandedResult({ title, text, rows }: { title: string; text: string; rows: number }): ReactElement {
+  const lines = text.split('\n');
+  const shown = lines.slice(0, Math.max(5, rows - 12));
   return h(
     Box,
     { flexDirection: 'column', borderStyle: 'single', paddingX: 1 },
