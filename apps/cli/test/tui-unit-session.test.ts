@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, realpath } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChatCompletionsServer, type ChatCompletionsTurn, startChatCompletionsServer } from '@cairn/core/testing';
@@ -24,7 +24,7 @@ async function open(turns: ChatCompletionsTurn[], options: { mode?: string; resu
   server ??= await startChatCompletionsServer((_body, index) => turns[index] ?? { text: 'nothing more' });
   const cwd = options.cwd ?? (await realpath(await mkdtemp(join(tmpdir(), 'cairn-tui-'))));
   const env = { ...process.env, OPENAI_API_KEY: 'sk-dummy', OPENAI_BASE_URL: server.url, OPENAI_API: 'chat' };
-  const session = new ChatSession({ cwd, model: 'openai/gpt-4.1-mini', sandbox: false, env, stderr: process.stderr, ...options });
+  const session = new ChatSession({ cwd, model: 'openai/gpt-4.1-mini', sandbox: false, env, ...options });
   sessions.push(session);
   expect(await session.start()).toBe(true);
   return { session, cwd };
@@ -84,6 +84,21 @@ describe('approvals in the chat', () => {
     await session.submit('write a.txt');
     expect(await readFile(join(cwd, 'a.txt'), 'utf8')).toBe('one\n');
     expect(session.store.get().entries.some((entry) => entry.kind === 'diff')).toBe(true);
+  });
+});
+
+describe('project files not trusted yet', () => {
+  it('asks about a project MCP server in the UI; no leaves it out and the run goes on', async () => {
+    const cwd = await realpath(await mkdtemp(join(tmpdir(), 'cairn-tui-mcp-')));
+    await mkdir(join(cwd, '.cairn'));
+    await writeFile(join(cwd, '.cairn', 'mcp.json'), JSON.stringify({ mcpServers: { demo: { command: 'node', args: ['-e', '0'] } } }));
+    const { session } = await open([{ text: 'Answered.' }], { cwd });
+    const sending = session.submit('hello');
+    const asked = await until(session, (state) => state.prompt?.kind === 'trust', 'the trust question');
+    expect(asked.prompt).toMatchObject({ kind: 'trust', question: expect.stringContaining('declares the MCP server "demo"') });
+    session.answerTrustQuestion(false);
+    await sending;
+    expect(texts(session.store.get().entries)).toContain('Answered.');
   });
 });
 

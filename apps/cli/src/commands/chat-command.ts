@@ -25,8 +25,8 @@ export async function runChatCommand(options: ChatCommandOptions): Promise<numbe
   }
   // Ink and React load only for the chat: headless runs and subcommands never pay for them.
   const [{ render }, { createElement }, { ChatApp }, { ChatSession }] = await Promise.all([import('ink'), import('react'), import('../tui/chat-app.js'), import('../tui/chat-session.js')]);
-  const session = new ChatSession({ cwd: options.cwd, ...(model ? { model } : {}), ...(options.mode ? { mode: options.mode } : {}), ...(options.resume ? { resume: options.resume } : {}), sandbox: options.sandbox, env: options.env, stderr: options.stderr });
-  const app = render(createElement(ChatApp, { session, color: options.color }), { stdin: options.stdin, stdout: options.stdout, stderr: options.stderr, exitOnCtrlC: false, patchConsole: false });
+  const session = new ChatSession({ cwd: options.cwd, ...(model ? { model } : {}), ...(options.mode ? { mode: options.mode } : {}), ...(options.resume ? { resume: options.resume } : {}), sandbox: options.sandbox, env: options.env });
+  const app = render(createElement(ChatApp, { session, color: options.color }), { stdin: options.stdin, stdout: options.stdout, stderr: options.stderr, exitOnCtrlC: false, patchConsole: true });
   const started = await session.start();
   if (!started) {
     session.store.update({ exited: true });

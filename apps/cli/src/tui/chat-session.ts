@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { Agent, type CairnAgent, Cairn, type Run, type SendOptions } from '@cairn/sdk';
 import { describeCliError } from '../cli-errors.js';
 import { type AgentSetup, createChatAgent, rememberedRules, resumeChatAgent } from './agent-setup.js';
@@ -16,7 +17,6 @@ export interface ChatSessionOptions {
   resume?: string;
   sandbox: boolean;
   env: Record<string, string | undefined>;
-  stderr: NodeJS.WritableStream;
 }
 
 export type ApprovalChoice = 'once' | 'always' | 'deny';
@@ -51,8 +51,17 @@ export class ChatSession {
   }
 
   private get setup(): AgentSetup {
-    return { env: this.options.env, sandbox: this.options.sandbox, stderr: this.options.stderr, ask: (question) => this.askTrust(question) };
+    return { env: this.options.env, sandbox: this.options.sandbox, stderr: this.notices, ask: (question) => this.askTrust(question) };
   }
+
+  /** Notices the trust stores write (a server left out, a damaged trust file) become transcript lines: raw writes would break Ink's screen. */
+  private readonly notices = new Writable({
+    write: (chunk: Buffer | string, _encoding, done) => {
+      const text = String(chunk).replace(/^cairn: /, '').trim();
+      if (text) this.store.push({ kind: 'error', text });
+      done();
+    },
+  });
 
   /** Create or resume the agent; false (with an error entry) when that fails. */
   async start(): Promise<boolean> {
