@@ -33,7 +33,7 @@ node "$repo/scripts/pack-packages.mjs" "$install_dir/tarballs" "$install_dir" >/
 # so npm unpacks the new ones (third-party dependencies stay, so a rerun takes seconds).
 rm -rf "$install_dir/node_modules/cairn" "$install_dir/node_modules/@cairn" "$install_dir/package-lock.json"
 echo "cairn: installing with npm into $install_dir" >&2
-(cd "$install_dir" && npm install --omit=dev --no-audit --no-fund --loglevel=error >/dev/null)
+(cd "$install_dir" && npm install --omit=dev --no-audit --no-fund --no-update-notifier --loglevel=error >/dev/null)
 
 mkdir -p "$bin_dir"
 ln -sfn "$install_dir/node_modules/cairn/dist/bin.js" "$bin_dir/cairn"
