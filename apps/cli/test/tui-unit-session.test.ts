@@ -26,7 +26,7 @@ async function open(turns: ChatCompletionsTurn[], options: { mode?: string; resu
   const env = { ...process.env, OPENAI_API_KEY: 'sk-dummy', OPENAI_BASE_URL: server.url, OPENAI_API: 'chat' };
   const session = new ChatSession({ cwd, model: 'openai/gpt-4.1-mini', sandbox: false, env, ...options });
   sessions.push(session);
-  expect(await session.start()).toBe(true);
+  expect(await session.start()).toBeUndefined();
   return { session, cwd };
 }
 
@@ -189,6 +189,13 @@ describe('slash commands and runs', () => {
     await sending;
     expect(texts(session.store.get().entries)).toContain('cancelled');
     expect(session.store.get().running).toBeUndefined();
+  });
+
+  it('says in CLI terms why an agent cannot be resumed', async () => {
+    server ??= await startChatCompletionsServer([]);
+    const session = new ChatSession({ cwd: tmpdir(), resume: 'agent-missing', sandbox: false, env: { ...process.env, OPENAI_API_KEY: 'sk-dummy', OPENAI_BASE_URL: server.url } });
+    sessions.push(session);
+    expect(await session.start()).toMatch(/agent-missing/);
   });
 
   it('twice Ctrl+C on an idle prompt exits', async () => {

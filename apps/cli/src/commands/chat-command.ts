@@ -23,17 +23,31 @@ export async function runChatCommand(options: ChatCommandOptions): Promise<numbe
     options.stderr.write(`cairn: ${noModelMessage}\n`);
     return 2;
   }
+  // chalk (under Ink, marked-terminal and cli-highlight) reads FORCE_COLOR when it loads, but not NO_COLOR.
+  if (options.env.NO_COLOR && process.env.FORCE_COLOR === undefined) process.env.FORCE_COLOR = '0';
   // Ink and React load only for the chat: headless runs and subcommands never pay for them.
-  const [{ render }, { createElement }, { ChatApp }, { ChatSession }] = await Promise.all([import('ink'), import('react'), import('../tui/chat-app.js'), import('../tui/chat-session.js')]);
+  const [{ render }, { createElement }, { ChatApp }, { ChatSession }, { setColors }] = await Promise.all([import('ink'), import('react'), import('../tui/chat-app.js'), import('../tui/chat-session.js'), import('../tui/colors.js')]);
+  setColors(options.color);
   const session = new ChatSession({ cwd: options.cwd, ...(model ? { model } : {}), ...(options.mode ? { mode: options.mode } : {}), ...(options.resume ? { resume: options.resume } : {}), sandbox: options.sandbox, env: options.env });
   const app = render(createElement(ChatApp, { session, color: options.color }), { stdin: options.stdin, stdout: options.stdout, stderr: options.stderr, exitOnCtrlC: false, patchConsole: true });
-  const started = await session.start();
-  if (!started) {
-    session.store.update({ exited: true });
+  const failure = await session.start();
+  if (failure !== undefined) {
+    // Printed after the UI is gone, so it is the last thing on the terminal (e.g. an unknown --resume id).
+    app.unmount();
     await app.waitUntilExit();
+    options.stderr.write(`${failure}\n`);
     return 2;
   }
-  await app.waitUntilExit();
+  // A signal from outside (kill, a closed terminal window) ends the chat the same way /exit does,
+  // so the agent is closed and the resume command printed.
+  const leave = () => session.store.update({ exited: true });
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.on(signal, leave);
+  try {
+    await app.waitUntilExit();
+  } finally {
+    for (const signal of signals) process.off(signal, leave);
+  }
   const agentId = session.agentId;
   await session.close();
   if (agentId) options.stderr.write(`resume with: cairn --resume ${agentId}\n`);

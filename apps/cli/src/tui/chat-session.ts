@@ -63,17 +63,16 @@ export class ChatSession {
     },
   });
 
-  /** Create or resume the agent; false (with an error entry) when that fails. */
-  async start(): Promise<boolean> {
+  /** Create or resume the agent; the error message (in CLI terms) when that fails, else undefined. */
+  async start(): Promise<string | undefined> {
     void this.loadModelIds();
     try {
       if (this.options.resume) await this.switchTo(await resumeChatAgent(this.options.resume, this.pendingModelChoice(), this.setup), true);
       else await this.switchTo(await createChatAgent(this.options.cwd, { ...(this.options.model ? { model: this.options.model } : {}), ...(this.mode ? { mode: this.mode } : {}) }, this.setup), false);
       this.store.push({ kind: 'info', text: safetyNotice(this.options.env) });
-      return true;
+      return undefined;
     } catch (error) {
-      this.store.push({ kind: 'error', text: describeCliError(error) });
-      return false;
+      return describeCliError(error);
     }
   }
 

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { createElement as h, type ReactElement } from 'react';
+import { fg } from './colors.js';
 import type { Entry } from './chat-state.js';
 import { renderMarkdown } from './markdown.js';
 import { todoLines, type TodoItem } from './plan-format.js';
@@ -16,7 +17,7 @@ const diffColors: Record<DiffLine['kind'], string | undefined> = { add: 'green',
 export function EntryView({ entry, view }: { entry: Entry; view: ViewContext }): ReactElement {
   switch (entry.kind) {
     case 'user':
-      return h(Box, { marginTop: 1 }, h(Text, null, h(Text, { bold: true, color: 'cyan' }, '> '), h(Text, { bold: true }, entry.text)));
+      return h(Box, { marginTop: 1 }, h(Text, null, h(Text, { bold: true, ...fg('cyan') }, '> '), h(Text, { bold: true }, entry.text)));
     case 'markdown':
       return h(Box, { marginTop: 1 }, h(Text, null, renderMarkdown(entry.text, { width: view.width - 2, color: view.color })));
     case 'tool':
@@ -24,10 +25,10 @@ export function EntryView({ entry, view }: { entry: Entry; view: ViewContext }):
       return h(
         Text,
         null,
-        h(Text, { color: entry.ok ? 'green' : 'red' }, entry.ok ? '✓ ' : '✗ '),
+        h(Text, fg(entry.ok ? 'green' : 'red'), entry.ok ? '✓ ' : '✗ '),
         h(Text, { bold: true }, entry.name),
         h(Text, { dimColor: true }, entry.argument ? ` ${entry.argument}` : ''),
-        entry.detail ? h(Text, { color: 'red' }, ` — ${entry.detail}`) : null,
+        entry.detail ? h(Text, fg('red'), ` — ${entry.detail}`) : null,
       );
     case 'diff':
       return h(DiffView, { lines: entry.lines });
@@ -38,7 +39,7 @@ export function EntryView({ entry, view }: { entry: Entry; view: ViewContext }):
     case 'info':
       return h(Text, { dimColor: true }, entry.text);
     case 'error':
-      return h(Text, { color: 'red' }, `! ${entry.text}`);
+      return h(Text, fg('red'), `! ${entry.text}`);
   }
 }
 
@@ -46,7 +47,7 @@ export function DiffView({ lines }: { lines: DiffLine[] }): ReactElement {
   return h(
     Box,
     { flexDirection: 'column', marginLeft: 2 },
-    ...lines.map((line, index) => h(Text, { key: index, ...(diffColors[line.kind] ? { color: diffColors[line.kind] } : {}), bold: line.kind === 'file', dimColor: line.kind === 'context' }, line.text)),
+    ...lines.map((line, index) => h(Text, { key: index, ...fg(diffColors[line.kind]), bold: line.kind === 'file', dimColor: line.kind === 'context' }, line.text)),
   );
 }
 
@@ -55,7 +56,7 @@ export function TodoList({ todos }: { todos: TodoItem[] }): ReactElement {
     Box,
     { flexDirection: 'column', marginLeft: 2 },
     ...todoLines(todos).map((line, index) =>
-      h(Text, { key: index, ...(line.status === 'completed' ? { color: 'green' } : line.status === 'in_progress' ? { color: 'yellow' } : {}), dimColor: line.status === 'cancelled', strikethrough: line.status === 'cancelled' }, `${line.mark} ${line.text}`),
+      h(Text, { key: index, ...fg(line.status === 'completed' ? 'green' : line.status === 'in_progress' ? 'yellow' : undefined), dimColor: line.status === 'cancelled', strikethrough: line.status === 'cancelled' }, `${line.mark} ${line.text}`),
     ),
   );
 }

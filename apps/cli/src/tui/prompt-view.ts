@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { createElement as h, type ReactElement } from 'react';
+import { border, fg } from './colors.js';
 import { describeRequest } from './approval-rules.js';
 import type { Prompt } from './chat-state.js';
 
@@ -14,8 +15,8 @@ export function PromptView({ prompt }: { prompt: Prompt }): ReactElement {
       const title = request.kind === 'tool' ? 'Allow this call?' : 'Allow this mode switch?';
       return h(
         Box,
-        { flexDirection: 'column', borderStyle: 'round', borderColor: 'yellow', paddingX: 1 },
-        h(Text, { bold: true, color: 'yellow' }, title),
+        { flexDirection: 'column', borderStyle: 'round', ...border('yellow'), paddingX: 1 },
+        h(Text, { bold: true, ...fg('yellow') }, title),
         h(Text, null, describeRequest(request)),
         h(Text, { dimColor: true }, `why: ${request.reason}`),
         ...(request.modeSwitch?.addedRights?.length ? [h(Text, { dimColor: true, key: 'rights' }, `adds: ${request.modeSwitch.addedRights.join('; ')}`)] : []),
@@ -25,13 +26,13 @@ export function PromptView({ prompt }: { prompt: Prompt }): ReactElement {
     case 'plan':
       return h(
         Box,
-        { borderStyle: 'round', borderColor: 'cyan', paddingX: 1 },
-        h(Text, null, h(Text, { bold: true, color: 'cyan' }, 'Plan proposed: '), '[y] approve and run it   [e] edit (describe changes)   [n] reject'),
+        { borderStyle: 'round', ...border('cyan'), paddingX: 1 },
+        h(Text, null, h(Text, { bold: true, ...fg('cyan') }, 'Plan proposed: '), '[y] approve and run it   [e] edit (describe changes)   [n] reject'),
       );
     case 'trust':
       return h(
         Box,
-        { flexDirection: 'column', borderStyle: 'round', borderColor: 'yellow', paddingX: 1 },
+        { flexDirection: 'column', borderStyle: 'round', ...border('yellow'), paddingX: 1 },
         h(Text, null, prompt.question),
         h(Text, null, '[y] yes, trust it   [n] no'),
       );
@@ -41,7 +42,7 @@ export function PromptView({ prompt }: { prompt: Prompt }): ReactElement {
         { flexDirection: 'column', borderStyle: 'round', paddingX: 1 },
         h(Text, { bold: true }, prompt.title),
         ...prompt.items.slice(0, 12).map((item, index) =>
-          h(Text, { key: item.id, ...(index === prompt.index ? { color: 'cyan' } : {}) }, `${index === prompt.index ? '› ' : '  '}${item.label}`, h(Text, { dimColor: true }, `  ${item.detail}`)),
+          h(Text, { key: item.id, ...fg(index === prompt.index ? 'cyan' : undefined) }, `${index === prompt.index ? '› ' : '  '}${item.label}`, h(Text, { dimColor: true }, `  ${item.detail}`)),
         ),
         h(Text, { dimColor: true }, '↑/↓ choose · Enter resume · Esc cancel'),
       );

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { createElement as h, type ReactElement } from 'react';
+import { fg } from './colors.js';
 import type { FooterState, RunningState } from './chat-state.js';
 
 const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -13,7 +14,7 @@ export function statusText(running: RunningState, now: number): string {
 }
 
 export function StatusLine({ running, now }: { running: RunningState; now: number }): ReactElement {
-  return h(Text, { color: 'yellow' }, statusText(running, now));
+  return h(Text, fg('yellow'), statusText(running, now));
 }
 
 /** `agent-1f… · openai/gpt-4.1-mini · agent mode · 1,234 in · 56 out · $0.0012`. */
@@ -26,7 +27,7 @@ export function footerText(footer: FooterState): string {
 export const shortAgentId = (agentId: string) => agentId.replace(/^(agent-[0-9a-f]{8})-[0-9a-f-]{27}$/, '$1');
 
 export function Footer({ footer, exitArmed }: { footer: FooterState; exitArmed: boolean }): ReactElement {
-  return h(Box, null, exitArmed ? h(Text, { color: 'yellow' }, 'Press Ctrl+C again to exit') : h(Text, { dimColor: true, wrap: 'truncate-end' }, footerText(footer)));
+  return h(Box, null, exitArmed ? h(Text, fg('yellow'), 'Press Ctrl+C again to exit') : h(Text, { dimColor: true, wrap: 'truncate-end' }, footerText(footer)));
 }
 
 /** The prompt: `> ` then the text with the cursor shown inverted; further lines indented. */
@@ -41,10 +42,10 @@ export function InputView({ text, cursor, hint, suggestions }: { text: string; c
     h(
       Box,
       null,
-      h(Text, { color: 'cyan', bold: true }, '> '),
+      h(Text, { ...fg('cyan'), bold: true }, '> '),
       h(Text, null, indent(before), h(Text, { inverse: true }, cursorChar), at === '\n' ? '\n  ' : '', indent(after)),
     ),
-    hint ? h(Text, { color: hint.ok ? 'green' : 'red' }, `  ${hint.ok ? '✓' : '✗'} ${hint.text}`) : null,
+    hint ? h(Text, fg(hint.ok ? 'green' : 'red'), `  ${hint.ok ? '✓' : '✗'} ${hint.text}`) : null,
     suggestions.length ? h(Text, { dimColor: true }, `  ${suggestions.slice(0, 8).join('   ')}${suggestions.length > 8 ? `   (+${suggestions.length - 8})` : ''}`) : null,
   );
 }
