@@ -2,7 +2,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ChatCompletionsServer, startChatCompletionsServer } from '@cairn/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, openChat, screenshotPaths } from './pty/cairn-terminal.js';
+import { countedFooter, createWorld, openChat, screenshotPaths } from './pty/cairn-terminal.js';
 import { isFirstStep, offeredTools } from './pty/model-requests.js';
 import { saveScreenshot } from './pty/screenshot.js';
 import { useBuiltCli } from './pty/use-cli.js';
@@ -44,13 +44,15 @@ describe('cairn chat in a terminal: a plan', () => {
       await session.type('Add a greeting file');
       await session.press('enter');
       await session.waitForText('Plan proposed:');
-      const screen = session.screen().join('\n');
+      // The whole plan, wherever it is: a long plan scrolls its top into the scrollback.
+      const screen = session.history();
       expect(screen).toContain('Plan: Add a greeting');
       expect(screen).toContain('Write hello.txt with a greeting for new contributors.');
       expect(screen).toContain('Read it back');
       expect(screen).toContain('[y] approve and run it');
       expect(screen).toContain('[e] edit');
       expect(screen).toContain('[n] reject');
+      await session.waitForText(countedFooter);
       await saveScreenshot(session.terminal, 'plan-approval', { replace: screenshotPaths(world) });
       await expect(access(join(world.workspace, 'hello.txt'))).rejects.toThrow();
       await session.type('y');

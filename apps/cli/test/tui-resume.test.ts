@@ -1,6 +1,6 @@
 import { type ChatCompletionsServer, startChatCompletionsServer } from '@cairn/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CairnWorld, createWorld, openChat, screenshotPaths } from './pty/cairn-terminal.js';
+import { type CairnWorld, countedFooter, createWorld, openChat, screenshotPaths } from './pty/cairn-terminal.js';
 import { lastUserText, messagesOf, textOf } from './pty/model-requests.js';
 import { saveScreenshot } from './pty/screenshot.js';
 import type { TerminalSession } from './pty/terminal-session.js';
@@ -91,6 +91,7 @@ describe('cairn chat in a terminal: resuming', () => {
       await session.waitForText(world.workspace);
       await session.waitForText('Remember the word lantern');
       await session.waitForText('I will remember lantern.');
+      await session.waitForText(countedFooter);
       await saveScreenshot(session.terminal, 'resumed-agent', { replace: screenshotPaths(world) });
       await session.type('Which word was it?');
       await session.press('enter');

@@ -1,6 +1,6 @@
 import { type ChatCompletionsServer, startChatCompletionsServer } from '@cairn/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, openChat, screenshotPaths } from './pty/cairn-terminal.js';
+import { createWorld, openChat, screenshotPaths, waitForIdle } from './pty/cairn-terminal.js';
 import { type GatedStream, startGatedStream } from './pty/gated-stream.js';
 import { lastUserText } from './pty/model-requests.js';
 import { saveScreenshot } from './pty/screenshot.js';
@@ -53,7 +53,7 @@ describe('cairn chat in a terminal: a streamed answer', () => {
       expect(screen).not.toContain('**42**');
       expect(screen).not.toContain('```');
       expect(lastUserText(server.requests.at(-1) ?? {})).toContain('Why does the answer test fail?');
-      await session.waitForNoText('Ctrl+C cancels');
+      await waitForIdle(session);
       await saveScreenshot(session.terminal, 'streamed-answer', { replace: screenshotPaths(world) });
       await session.press('ctrl-c');
       await session.waitForText('Press Ctrl+C again to exit');

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ChatCompletionsServer, startChatCompletionsServer } from '@cairn/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, openChat, screenshotPaths } from './pty/cairn-terminal.js';
+import { createWorld, openChat, screenshotPaths, waitForIdle } from './pty/cairn-terminal.js';
 import { isFirstStep, toolResultsOfTurn } from './pty/model-requests.js';
 import { saveScreenshot } from './pty/screenshot.js';
 import { useBuiltCli } from './pty/use-cli.js';
@@ -33,7 +33,7 @@ describe('cairn chat in a terminal: a tool call', () => {
       await session.type('Make answer() return 42');
       await session.press('enter');
       await session.waitForText('now returns 42');
-      await session.waitForNoText('Ctrl+C cancels');
+      await waitForIdle(session);
       const screen = session.screen();
       expect(screen.some((line) => line.includes('search_replace') && line.includes('src/answer.ts'))).toBe(true);
       const removed = screen.find((line) => /^\s*-\s+return 41;/.test(line));

@@ -77,3 +77,12 @@ export async function openChat(options: StartCairnOptions): Promise<TerminalSess
   }
   return session;
 }
+
+/** The footer once a finished run's tokens are counted in (`· 104 in · 20 out`). */
+export const countedFooter = / · [1-9][\d,]* in · [\d,]+ out/;
+
+/** Waits until no run goes on and the footer has counted the tokens: the screen is settled. */
+export async function waitForIdle(session: TerminalSession): Promise<void> {
+  await session.waitForNoText('Ctrl+C cancels');
+  await session.waitForText(countedFooter);
+}

@@ -64,12 +64,16 @@ ${body}
 `;
 }
 
-/** Applies the replacements inside each run, moving the runs after it by the change in length. */
+/**
+ * Applies the replacements inside each run. A shorter text is padded with spaces, so what follows
+ * (a box's right border) stays in its column; a longer one moves the runs after it.
+ */
 function replaceText(runs: Run[], replacements: Array<[string, string]>): Run[] {
   let shift = 0;
   return runs.map((run) => {
     let text = run.text;
     for (const [from, to] of replacements) text = text.replaceAll(from, to);
+    if (text.length < run.text.length) text = text.padEnd(run.text.length);
     const moved = { ...run, column: run.column + shift, text };
     shift += text.length - run.text.length;
     return moved;
