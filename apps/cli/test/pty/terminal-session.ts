@@ -72,9 +72,17 @@ export class TerminalSession {
     }
   }
 
-  /** Paste text in one chunk, wrapped in bracketed-paste markers. */
+  /** Type text as fast as the keys can be written, one write per key, without waiting for the screen. */
+  typeQuickly(text: string): void {
+    for (const character of text) this.pty.write(character);
+  }
+
+  /**
+   * Paste text in one chunk, as a terminal does: wrapped in bracketed-paste markers only when the
+   * program turned that mode on.
+   */
   async paste(text: string): Promise<void> {
-    await this.send(bracketedPaste(text));
+    await this.send(this.terminal.modes.bracketedPasteMode ? bracketedPaste(text) : text);
   }
 
   async press(...names: KeyName[]): Promise<void> {
