@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { type ChatCompletionsServer, startChatCompletionsServer } from '@cairn/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, openChat, screenshotPaths } from './pty/cairn-terminal.js';
@@ -48,7 +50,12 @@ describe('cairn chat in a terminal: Ctrl-C', () => {
       await session.waitForText('Press Ctrl+C again to exit');
       await session.press('ctrl-c');
       expect((await session.waitForExit()).exitCode).toBe(0);
-      expect(session.history()).toMatch(/resume with: cairn --resume agent-[\w-]+/);
+      const agentId = /resume with: cairn --resume (agent-[\w-]+)/.exec(session.history())?.[1];
+      expect(agentId).toBeDefined();
+      // The store agrees: the first run was cancelled, the second finished.
+      const { stdout } = await promisify(execFile)(process.execPath, [cli().bin, 'runs', agentId as string, '--json'], { env: { ...process.env, HOME: world.home, CAIRN_HOME: world.cairnHome } });
+      const statuses = (JSON.parse(stdout) as Array<{ status: string }>).map((run) => run.status).sort();
+      expect(statuses).toEqual(['cancelled', 'finished']);
     } finally {
       await session.dispose();
     }
