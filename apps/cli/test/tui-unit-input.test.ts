@@ -39,6 +39,7 @@ describe('the prompt editor', () => {
   it('inserts a paste whole, line breaks included, and erases backwards', () => {
     let state = press(emptyEditor(), {}, 'a\r\nb').state;
     expect(state.text).toBe('a\nb');
+    expect(press(press(emptyEditor(), {}, '\u001b[200~x\ny').state, {}, '[201~').state.text).toBe('x\ny');
     state = press(state, { backspace: true }).state;
     expect(state.text).toBe('a\n');
     state = press(press(state, { leftArrow: true }).state, { delete: true }).state;

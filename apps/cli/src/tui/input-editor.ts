@@ -42,6 +42,9 @@ function insert(state: EditorState, text: string): EditorState {
  * a paste arrives as one multi-character input and is inserted as it is (its line breaks kept).
  */
 export function editKey(state: EditorState, input: string, key: EditorKey): { state: EditorState; submit?: string } {
+  // Bracketed-paste markers (ESC[200~ … ESC[201~) frame a paste; the parser may leave them without their ESC.
+  input = input.replace(/\u001b?\[20[01]~/g, '');
+  if (!input && !key.return && !key.backspace && !key.delete && !isMove(key)) return { state };
   if (key.return) {
     if (key.meta) return { state: insert(state, '\n') };
     if (state.text.slice(0, state.cursor).endsWith('\\')) {
@@ -67,6 +70,8 @@ export function editKey(state: EditorState, input: string, key: EditorKey): { st
   if (key.ctrl || key.meta || key.tab || key.escape || !input) return { state };
   return { state: insert(state, input.replace(/\r\n?/g, '\n')) };
 }
+
+const isMove = (key: EditorKey) => Boolean(key.leftArrow || key.rightArrow || key.upArrow || key.downArrow || key.home || key.end);
 
 const lineStart = (text: string, cursor: number) => text.lastIndexOf('\n', cursor - 1) + 1;
 function lineEnd(text: string, cursor: number): number {
