@@ -115,6 +115,18 @@ describe('mode switches', () => {
     expect(texts(session.store.get().entries)).toContain('mode ask -> agent');
   });
 
+  it('remembers "always" for a mode switch: a later chat switches without asking', async () => {
+    const { session, cwd } = await open([toAgent, { text: 'Switched.' }, toAgent, { text: 'Switched again.' }], { mode: 'ask' });
+    const sending = session.submit('fix it');
+    await until(session, (state) => state.prompt?.kind === 'approval', 'the mode switch prompt');
+    await session.answerApproval('always');
+    await sending;
+    const later = await open([], { cwd, mode: 'ask' });
+    await later.session.submit('fix it again');
+    expect(texts(later.session.store.get().entries)).toContain('mode ask -> agent');
+    expect(later.session.store.get().prompt).toBeUndefined();
+  });
+
   it('keeps the mode when the switch is denied', async () => {
     const { session } = await open([toAgent, { text: 'Staying.' }], { mode: 'ask' });
     const sending = session.submit('fix it');
