@@ -229,5 +229,6 @@ describe('slash commands and runs', () => {
     expect(shown[0]).toContain(`workspace: ${cwd}`);
     expect(shown).toContain('first question');
     expect(shown).toContain('The first answer.');
+    expect(resumed.session.store.get().history).toEqual(['first question']);
   });
 });

@@ -33,6 +33,12 @@ export function ChatApp({ session, color }: { session: ChatSession; color: boole
     if (state.exited) exit();
   }, [state.exited, exit]);
 
+  // A resumed agent's earlier messages become the input history (the ones sent here follow them).
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (state.history.length) setEditor({ ...editor, history: [...state.history, ...editor.history], historyIndex: state.history.length + editor.history.length });
+  }, [state.history]);
+
   useInput((input, key) => {
     const current = session.store.get();
     const editor = editorRef.current;

@@ -102,6 +102,7 @@ export class ChatSession {
 
   private async showLastTurns(agentId: string): Promise<void> {
     const messages = await Agent.messages.list(agentId).catch(() => []);
+    this.store.update({ history: messages.filter((message) => message.role === 'user').map((message) => message.text) });
     const last = messages.slice(-6);
     if (messages.length > last.length) this.store.push({ kind: 'info', text: `… ${messages.length - last.length} earlier messages` });
     for (const message of last) this.store.push(message.role === 'user' ? { kind: 'user', text: message.text } : { kind: 'markdown', text: message.text });

@@ -54,6 +54,8 @@ export interface ChatState {
   /** Ctrl+C was pressed once on an idle prompt: the next one exits. */
   exitArmed: boolean;
   exited: boolean;
+  /** The resumed agent's earlier user messages, oldest first: ↑ brings them back. */
+  history: string[];
 }
 
 export function initialState(cwd: string): ChatState {
@@ -66,6 +68,7 @@ export function initialState(cwd: string): ChatState {
     footer: { agentId: '', model: '', mode: '', cwd, inputTokens: 0, outputTokens: 0 },
     exitArmed: false,
     exited: false,
+    history: [],
   };
 }
 
