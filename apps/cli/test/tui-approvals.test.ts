@@ -1,4 +1,4 @@
-import { access, readFile, rm } from 'node:fs/promises';
+import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ChatCompletionsServer, startChatCompletionsServer } from '@cairn/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ let server: ChatCompletionsServer;
 beforeAll(async () => {
   server = await startChatCompletionsServer((body) => {
     const [, name = 'nothing', tag = ''] = /make (\w+) \((\w+)\)/.exec(lastUserText(body)) ?? [];
-    if (isFirstStep(body)) return { toolCalls: [{ name: 'run_terminal_cmd', args: { command: `touch ${name}.txt` } }] };
+    if (isFirstStep(body)) return { toolCalls: [{ name: 'run_terminal_cmd', args: { command: name === 'listing' ? 'ls' : `touch ${name}.txt` } }] };
     const result = toolResultsOfTurn(body).join(' ');
     return { text: `${name} ${tag}: ${/denied/i.test(result) ? 'the call was refused' : 'the call ran'}` };
   });
@@ -104,6 +104,22 @@ describe('cairn chat in a terminal: approvals of a shell command that is not rea
       await runsWithoutAsking(next, 'always', 'third');
     } finally {
       await next.dispose();
+    }
+  }, 120_000);
+
+  it('an ask rule of the user\'s permissions.json asks even for a read-only command', async () => {
+    const own = await createWorld();
+    await writeFile(join(own.cairnHome, 'permissions.json'), JSON.stringify({ ask: ['shell(ls*)'] }));
+    const session = await openChat({ bin: cli().bin, world: own, baseUrl: server.url });
+    try {
+      await session.type('make listing (first)');
+      await session.press('enter');
+      await session.waitForText('Allow this call?');
+      await session.waitForText('run: ls');
+      await session.type('n');
+      await finished(session, 'listing', 'first', 'was refused');
+    } finally {
+      await session.dispose();
     }
   }, 120_000);
 });
