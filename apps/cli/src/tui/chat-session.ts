@@ -1,5 +1,5 @@
-import { Writable } from 'node:stream';
-import { Agent, type CairnAgent, Cairn, type Run, type SendOptions } from '@cairn/sdk';
+import type { Writable } from 'node:stream';
+import { type CairnAgent, Cairn, type Run, type SendOptions } from '@cairn/sdk';
 import { describeCliError } from '../cli-errors.js';
 import { type AgentSetup, createChatAgent, rememberedRules, resumeChatAgent } from './agent-setup.js';
 import { type ApprovalRequest, describeRequest, isModeSwitchRule, rememberedRuleFor } from './approval-rules.js';
@@ -7,8 +7,11 @@ import { type ChatState, initialState, StateStore } from './chat-state.js';
 import { planMarkdown } from './plan-format.js';
 import { RunView } from './run-view.js';
 import { helpText, modeNames, parseSlashCommand } from './slash-commands.js';
-import { workspacePermissions } from './workspace-permissions.js';
 import { cliCairnHome } from '../commands/mcp-trust-store.js';
+import { workspacePermissions } from './workspace-permissions.js';
+import { costLine, lastTurns, resumePicker } from './agent-catalog-view.js';
+import { noticeStream, safetyNotice } from './session-notices.js';
+import { TrustQuestions } from './trust-questions.js';
 
 export interface ChatSessionOptions {
   cwd: string;
@@ -31,18 +34,20 @@ const approvedPlanPrompt = 'The plan is approved. Implement it now.';
  */
 export class ChatSession {
   readonly store: StateStore;
+  private readonly notices: Writable;
+  private readonly trust: TrustQuestions;
   private agent: CairnAgent | undefined;
   private mode: string | undefined;
   private pendingModel: string | undefined;
   private active: { controller: AbortController; run: Promise<Run>; view: RunView } | undefined;
   private approvals: ApprovalRequest[] = [];
   private sessionRules = new Set<string>();
-  private answerTrust: ((yes: boolean) => void) | undefined;
-  private pendingTrust: Array<{ question: string; resolve: (yes: boolean) => void }> = [];
   modelIds: string[] = [];
 
   constructor(private readonly options: ChatSessionOptions) {
     this.store = new StateStore(initialState(options.cwd));
+    this.notices = noticeStream(this.store);
+    this.trust = new TrustQuestions(this.store, () => this.showNextApproval());
     this.mode = options.mode;
   }
 
@@ -51,17 +56,8 @@ export class ChatSession {
   }
 
   private get setup(): AgentSetup {
-    return { env: this.options.env, sandbox: this.options.sandbox, stderr: this.notices, ask: (question) => this.askTrust(question) };
+    return { env: this.options.env, sandbox: this.options.sandbox, stderr: this.notices, ask: (question) => this.trust.ask(question) };
   }
-
-  /** Notices the trust stores write (a server left out, a damaged trust file) become transcript lines: raw writes would break Ink's screen. */
-  private readonly notices = new Writable({
-    write: (chunk: Buffer | string, _encoding, done) => {
-      const text = String(chunk).replace(/^cairn: /, '').trim();
-      if (text) this.store.push({ kind: 'error', text });
-      done();
-    },
-  });
 
   /** Create or resume the agent; the error message (in CLI terms) when that fails, else undefined. */
   async start(): Promise<string | undefined> {
@@ -101,11 +97,9 @@ export class ChatSession {
   }
 
   private async showLastTurns(agentId: string): Promise<void> {
-    const messages = await Agent.messages.list(agentId).catch(() => []);
-    this.store.update({ history: messages.filter((message) => message.role === 'user').map((message) => message.text) });
-    const last = messages.slice(-6);
-    if (messages.length > last.length) this.store.push({ kind: 'info', text: `… ${messages.length - last.length} earlier messages` });
-    for (const message of last) this.store.push(message.role === 'user' ? { kind: 'user', text: message.text } : { kind: 'markdown', text: message.text });
+    const { entries, history } = await lastTurns(agentId);
+    this.store.update({ history });
+    this.store.push(...entries);
   }
 
   /** What the Enter key sends: a slash command, or a message to the agent. */
@@ -193,15 +187,9 @@ export class ChatSession {
 
   private async openResumePicker(): Promise<void> {
     const cwd = this.agent?.cwd ?? this.options.cwd;
-    const page = await Agent.list({ cwd, limit: 20 }).catch(() => ({ items: [] }));
-    const items = page.items
-      .filter((info) => info.agentId !== this.agent?.agentId)
-      .map((info) => ({ id: info.agentId, label: info.name, detail: `${info.agentId} · ${new Date(info.lastModified).toISOString().slice(0, 16).replace('T', ' ')}` }));
-    if (items.length === 0) {
-      this.store.push({ kind: 'info', text: `no other agents in ${cwd}` });
-      return;
-    }
-    this.store.update({ prompt: { kind: 'picker', title: `Resume an agent of ${cwd}`, items, index: 0 } });
+    const picker = await resumePicker(cwd, this.agent?.agentId);
+    if (picker) this.store.update({ prompt: picker });
+    else this.store.push({ kind: 'info', text: `no other agents in ${cwd}` });
   }
 
   movePicker(delta: number): void {
@@ -226,10 +214,7 @@ export class ChatSession {
   }
 
   private async showCost(): Promise<void> {
-    if (!this.agent) return;
-    const usage = await this.agent.getUsage();
-    const cost = usage.cost ? ` · $${(usage.cost.chargedCents / 100).toFixed(4)}` : ' · cost unknown for this model';
-    this.store.push({ kind: 'info', text: `${usage.runs.length} run${usage.runs.length === 1 ? '' : 's'} · ${usage.usage.inputTokens} input tokens (${usage.usage.cacheReadTokens} cached) · ${usage.usage.outputTokens} output tokens${cost}` });
+    if (this.agent) this.store.push({ kind: 'info', text: costLine(await this.agent.getUsage()) });
   }
 
   private async refreshUsage(): Promise<void> {
@@ -378,30 +363,8 @@ export class ChatSession {
     this.store.push({ kind: 'info', text: 'plan rejected; the agent stays in plan mode' });
   }
 
-  /** Project MCP servers and hooks not trusted yet are asked about here, one question at a time. */
-  private askTrust(question: string): Promise<string> {
-    return new Promise((resolve) => {
-      this.pendingTrust.push({ question, resolve: (yes) => resolve(yes ? 'y' : 'n') });
-      this.showNextTrust();
-    });
-  }
-
-  private showNextTrust(): void {
-    if (this.answerTrust) return;
-    const next = this.pendingTrust.shift();
-    if (!next) return;
-    this.answerTrust = next.resolve;
-    this.store.update({ prompt: { kind: 'trust', question: next.question.replace(/\s*\[y\/N\]\s*$/, '') } });
-  }
-
   answerTrustQuestion(yes: boolean): void {
-    const answer = this.answerTrust;
-    if (!answer) return;
-    this.answerTrust = undefined;
-    this.store.update({ prompt: undefined });
-    answer(yes);
-    this.showNextTrust();
-    if (!this.answerTrust) this.showNextApproval();
+    this.trust.answer(yes);
   }
 
   /** Ctrl+C: cancels a run; on an idle prompt the first press warns and the second exits. */
@@ -441,13 +404,4 @@ export class ChatSession {
   snapshot(): ChatState {
     return this.store.get();
   }
-}
-
-/** Said once at the start, so the permissions in force are never a surprise (issue scope 3). */
-function safetyNotice(env: Record<string, string | undefined>): string {
-  const home = cliCairnHome(env);
-  return [
-    'asks before shell commands that change things and before writes outside the workspace',
-    `rules: .cairn/permissions.json, ${home}/permissions.json; "allow always": ${workspacePermissions(home).file}`,
-  ].join('\n');
 }
