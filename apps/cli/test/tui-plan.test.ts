@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type ChatCompletionsServer, startChatCompletionsServer } from '@cairn/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countedFooter, createWorld, openChat, screenshotPaths } from './pty/cairn-terminal.js';
-import { isFirstStep, offeredTools } from './pty/model-requests.js';
+import { isFirstStep, lastUserText, offeredTools } from './pty/model-requests.js';
 import { saveScreenshot } from './pty/screenshot.js';
 import { useBuiltCli } from './pty/use-cli.js';
 
@@ -20,11 +20,14 @@ const plan = {
   ],
 };
 
+const frenchPlan = { ...plan, name: 'Add a greeting in two languages', todos: [...plan.todos, { id: 'french', content: 'Add Bonjour', dependencies: ['write'] }] };
+
 /** Planning (create_plan offered): propose the plan. Executing: write the file, then report. */
 beforeAll(async () => {
   server = await startChatCompletionsServer((body) => {
     const planning = offeredTools(body).includes('create_plan');
-    if (planning) return isFirstStep(body) ? { toolCalls: [{ name: 'create_plan', args: plan }] } : { text: 'The plan is ready for your review.' };
+    const changed = lastUserText(body).includes('also greet in French');
+    if (planning) return isFirstStep(body) ? { toolCalls: [{ name: 'create_plan', args: changed ? frenchPlan : plan }] } : { text: 'The plan is ready for your review.' };
     return isFirstStep(body) ? { toolCalls: [{ name: 'write', args: { path: 'hello.txt', contents: 'Hello, and welcome!\n' } }] } : { text: 'Implemented: hello.txt is written.' };
   });
 });
@@ -63,6 +66,32 @@ describe('cairn chat in a terminal: a plan', () => {
       expect(offeredTools(server.requests.at(-1) ?? {})).toContain('write');
       expect(session.screen().join('\n')).toMatch(/agent mode/);
       expect(server.problems).toEqual([]);
+    } finally {
+      await session.dispose();
+    }
+  }, 120_000);
+
+  it('edit plans again with the requested change; reject keeps plan mode and changes nothing', async () => {
+    const world = await createWorld();
+    const session = await openChat({ bin: cli().bin, world, baseUrl: server.url, args: ['--mode', 'plan'] });
+    try {
+      await session.type('Add a greeting file');
+      await session.press('enter');
+      await session.waitForText('Plan proposed:');
+      await session.type('e');
+      await session.waitForText('describe the changes to the plan and press Enter');
+      await session.type('also greet in French');
+      await session.press('enter');
+      await session.waitForText('Plan: Add a greeting in two languages');
+      await session.waitForText('Plan proposed:');
+      expect(session.history()).toContain('Add Bonjour');
+      const request = server.requests.at(-2) ?? {};
+      expect(lastUserText(request)).toContain('also greet in French');
+      expect(offeredTools(request)).toContain('create_plan');
+      await session.type('n');
+      await session.waitForText('plan rejected; the agent stays in plan mode');
+      expect(session.screen().join('\n')).toContain('plan mode');
+      await expect(access(join(world.workspace, 'hello.txt'))).rejects.toThrow();
     } finally {
       await session.dispose();
     }
