@@ -2,13 +2,12 @@ import type { Writable } from 'node:stream';
 import { type CairnAgent, Cairn, type Run, type SendOptions } from '@cairn/sdk';
 import { describeCliError } from '../cli-errors.js';
 import { type AgentSetup, createChatAgent, rememberedRules, resumeChatAgent } from './agent-setup.js';
-import { type ApprovalRequest, describeRequest, isModeSwitchRule, rememberedRuleFor } from './approval-rules.js';
+import { type ApprovalChoice, ApprovalQueue } from './approval-queue.js';
+import type { ApprovalRequest } from './approval-rules.js';
 import { type ChatState, initialState, StateStore } from './chat-state.js';
 import { planMarkdown } from './plan-format.js';
 import { RunView } from './run-view.js';
 import { helpText, modeNames, parseSlashCommand } from './slash-commands.js';
-import { cliCairnHome } from '../commands/mcp-trust-store.js';
-import { workspacePermissions } from './workspace-permissions.js';
 import { costLine, lastTurns, resumePicker } from './agent-catalog-view.js';
 import { noticeStream, safetyNotice } from './session-notices.js';
 import { TrustQuestions } from './trust-questions.js';
@@ -22,7 +21,6 @@ export interface ChatSessionOptions {
   env: Record<string, string | undefined>;
 }
 
-export type ApprovalChoice = 'once' | 'always' | 'deny';
 export type PlanChoice = 'approve' | 'edit' | 'reject';
 
 const approvedPlanPrompt = 'The plan is approved. Implement it now.';
@@ -40,14 +38,14 @@ export class ChatSession {
   private mode: string | undefined;
   private pendingModel: string | undefined;
   private active: { controller: AbortController; run: Promise<Run>; view: RunView } | undefined;
-  private approvals: ApprovalRequest[] = [];
-  private sessionRules = new Set<string>();
+  private readonly approvals: ApprovalQueue;
   modelIds: string[] = [];
 
   constructor(private readonly options: ChatSessionOptions) {
     this.store = new StateStore(initialState(options.cwd));
     this.notices = noticeStream(this.store);
-    this.trust = new TrustQuestions(this.store, () => this.showNextApproval());
+    this.approvals = new ApprovalQueue(this.store, () => this.agent?.cwd ?? options.cwd, options.env, (callId, decision) => this.answer(callId, decision));
+    this.trust = new TrustQuestions(this.store, () => this.approvals.showNext());
     this.mode = options.mode;
   }
 
@@ -89,7 +87,7 @@ export class ChatSession {
     const previous = this.agent;
     this.agent = agent;
     if (previous && previous !== agent) await previous.close().catch(() => undefined);
-    this.sessionRules = new Set((await rememberedRules(agent.cwd, this.options.env).catch(() => [])).filter(isModeSwitchRule));
+    this.approvals.reset(await rememberedRules(agent.cwd, this.options.env).catch(() => []));
     this.store.update((state) => ({ footer: { ...state.footer, agentId: agent.agentId, cwd: agent.cwd, model: agent.model?.id ?? 'stored model', mode: this.mode ?? agent.mode, inputTokens: 0, outputTokens: 0, costCents: undefined } }));
     this.store.push({ kind: 'banner', text: `${resumed ? 'resumed' : 'cairn'} · agent ${agent.agentId} · ${agent.model?.id ?? 'stored model'}\nworkspace: ${agent.cwd}` });
     if (resumed) await this.showLastTurns(agent.agentId);
@@ -242,7 +240,7 @@ export class ChatSession {
         signal: controller.signal,
         onDelta: ({ update }) => {
           if (update.type === 'approval-requested') this.onApprovalRequested(update as ApprovalRequest, view);
-          else if (update.type === 'approval-decided') this.onApprovalDecided(update.callId);
+          else if (update.type === 'approval-decided') this.approvals.decided(update.callId);
           else view.onUpdate(update);
         },
       });
@@ -259,7 +257,7 @@ export class ChatSession {
       this.store.push({ kind: 'error', text: describeCliError(error) });
     } finally {
       this.active = undefined;
-      this.approvals = [];
+      this.approvals.clear();
       this.store.update((state) => ({ running: undefined, prompt: state.prompt?.kind === 'approval' ? undefined : state.prompt, footer: { ...state.footer, mode: this.mode ?? agent.mode } }));
       await this.refreshUsage();
     }
@@ -271,61 +269,17 @@ export class ChatSession {
   }
 
   private onApprovalRequested(request: ApprovalRequest, view: RunView): void {
-    const rule = rememberedRuleFor(request, this.agent?.cwd ?? this.options.cwd);
-    if (rule && this.sessionRules.has(rule)) {
-      void this.answer(request.callId, true);
-      return;
-    }
     if (request.kind === 'plan' && view.plan) {
       this.store.update((state) => ({ running: state.running ? { ...state.running, waiting: true } : undefined }));
       this.showPlan(view.plan, request.callId);
       return;
     }
-    this.approvals.push(request);
-    this.showNextApproval();
-  }
-
-  private onApprovalDecided(callId: string): void {
-    this.approvals = this.approvals.filter((request) => request.callId !== callId);
-    this.showNextApproval();
-  }
-
-  private showNextApproval(): void {
-    const next = this.approvals[0];
-    const prompt = this.store.get().prompt;
-    if (prompt?.kind === 'plan' || prompt?.kind === 'trust') return;
-    this.store.update((state) => ({
-      prompt: next ? { kind: 'approval', request: next, canRemember: rememberedRuleFor(next, this.agent?.cwd ?? this.options.cwd) !== undefined } : undefined,
-      running: state.running ? { ...state.running, waiting: next !== undefined } : undefined,
-    }));
+    this.approvals.add(request);
   }
 
   /** The answer to the approval prompt on screen: y (once), a (always for this workspace), n (deny). */
-  async answerApproval(choice: ApprovalChoice): Promise<void> {
-    const prompt = this.store.get().prompt;
-    if (prompt?.kind !== 'approval') return;
-    const { request } = prompt;
-    this.approvals = this.approvals.filter((open) => open.callId !== request.callId);
-    this.store.update({ prompt: undefined });
-    const approved = choice !== 'deny';
-    this.store.push({ kind: approved ? 'info' : 'error', text: `${approved ? 'allowed' : 'denied'}${choice === 'always' ? ' always in this workspace' : ''}: ${describeRequest(request)}` });
-    if (choice === 'always') await this.remember(request);
-    await this.answer(request.callId, approved ? true : { approved: false, reason: 'the user denied it' });
-    this.showNextApproval();
-  }
-
-  private async remember(request: ApprovalRequest): Promise<void> {
-    const cwd = this.agent?.cwd ?? this.options.cwd;
-    const rule = rememberedRuleFor(request, cwd);
-    if (!rule) return;
-    this.sessionRules.add(rule);
-    try {
-      const store = workspacePermissions(cliCairnHome(this.options.env));
-      await store.remember(cwd, rule);
-      this.store.push({ kind: 'info', text: `remembered ${rule} in ${store.file}` });
-    } catch (error) {
-      this.store.push({ kind: 'error', text: `could not remember ${rule}: ${error instanceof Error ? error.message : String(error)}` });
-    }
+  answerApproval(choice: ApprovalChoice): Promise<void> {
+    return this.approvals.choose(choice);
   }
 
   private async answer(callId: string, decision: boolean | { approved: boolean; reason?: string }): Promise<void> {
