@@ -192,6 +192,13 @@ describe('slash commands and runs', () => {
     expect(texts(session.store.get().entries).filter((text) => text.startsWith('unknown command /bogus') || text.startsWith('/model nope/nothing'))).toHaveLength(2);
   });
 
+  it('sends a message that starts with a slash when it is typed with two', async () => {
+    const { session } = await open([{ text: 'ok' }]);
+    await session.submit('//etc/hosts looks wrong');
+    expect(JSON.stringify(server?.requests.at(-1))).toContain('/etc/hosts looks wrong');
+    expect(JSON.stringify(server?.requests.at(-1))).not.toContain('//etc/hosts');
+  });
+
   it('Ctrl+C cancels a running command', async () => {
     const { session } = await open([{ toolCalls: [{ name: 'run_terminal_cmd', args: { command: 'sleep 30' } }] }, { text: 'late' }]);
     const sending = session.submit('wait');

@@ -115,7 +115,8 @@ export class ChatSession {
       this.store.update({ editingPlan: false });
       return this.runPrompt(text, { mode: 'plan' }, `Change the plan: ${text}`);
     }
-    return this.runPrompt(text, {});
+    // `//etc/hosts is wrong` sends `/etc/hosts is wrong`: the escape for a message that starts with a slash.
+    return this.runPrompt(text.startsWith('//') ? text.slice(1) : text, {});
   }
 
   private async runCommand(command: NonNullable<ReturnType<typeof parseSlashCommand>>): Promise<void> {

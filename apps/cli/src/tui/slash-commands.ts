@@ -78,6 +78,7 @@ export function commonPrefix(candidates: readonly string[]): string {
 export const keyHelp = [
   'Enter sends · Alt+Enter or a trailing \\ adds a line · ↑/↓ history · Tab completes /commands and @paths',
   'Ctrl+O shows or hides the last tool result · Ctrl+C cancels a run, twice on an idle prompt exits',
+  'A message that starts with / : type // (//etc/hosts … sends /etc/hosts …)',
 ];
 
 export function helpText(): string {
