@@ -64,7 +64,7 @@ describe('cairn chat in a terminal: a plan', () => {
       expect(await readFile(join(world.workspace, 'hello.txt'), 'utf8')).toBe('Hello, and welcome!\n');
       // The execution ran in agent mode: the last request offered the writing tools, not create_plan.
       expect(offeredTools(server.requests.at(-1) ?? {})).toContain('write');
-      expect(session.screen().join('\n')).toMatch(/agent mode/);
+      await session.waitForText(/ · agent mode · /);
       expect(server.problems).toEqual([]);
     } finally {
       await session.dispose();

@@ -31,6 +31,12 @@ export class TerminalSession {
   /** Writes to xterm are parsed asynchronously: this settles once all of them are on the screen. */
   private parsed: Promise<void> = Promise.resolve();
   private lastDataAt = Date.now();
+  /**
+   * Inside a synchronized update (`ESC[?2026h` … `ESC[?2026l`, which Ink wraps each redraw in) the
+   * screen is half drawn: a real terminal shows it only at the end, so waits check only then.
+   */
+  private synchronizing = false;
+  private dataTail = '';
 
   constructor(options: TerminalSessionOptions) {
     const cols = options.cols ?? 100;
@@ -40,6 +46,7 @@ export class TerminalSession {
     this.pty.onData((data) => {
       this.lastDataAt = Date.now();
       this.transcript += data;
+      this.trackSynchronizedUpdate(data);
       this.parsed = new Promise((resolveWrite) => this.terminal.write(data, resolveWrite));
       void this.parsed.then(() => this.notify());
     });
@@ -142,7 +149,7 @@ export class TerminalSession {
   watchFor(text: string): { seen(): boolean; stop(): void } {
     let seen = false;
     const check = () => {
-      if (this.screen().join('\n').includes(text)) seen = true;
+      if (!this.synchronizing && this.screen().join('\n').includes(text)) seen = true;
     };
     this.listeners.add(check);
     return { seen: () => seen, stop: () => this.listeners.delete(check) };
@@ -179,6 +186,7 @@ export class TerminalSession {
   private waitUntil<T>(check: () => T | undefined, what: string, timeoutMs: number): Promise<T> {
     return new Promise((resolveWait, reject) => {
       const attempt = () => {
+        if (this.synchronizing && !this.status) return;
         const value = check();
         if (value !== undefined) return finish(() => resolveWait(value));
         if (this.status) finish(() => reject(this.failure(`the program exited (${JSON.stringify(this.status)}) before showing ${what}`)));
@@ -192,6 +200,14 @@ export class TerminalSession {
       this.listeners.add(attempt);
       void this.parsed.then(attempt);
     });
+  }
+
+  private trackSynchronizedUpdate(data: string): void {
+    const text = this.dataTail + data;
+    const begin = text.lastIndexOf('\x1b[?2026h');
+    const end = text.lastIndexOf('\x1b[?2026l');
+    if (begin !== end) this.synchronizing = begin > end;
+    this.dataTail = text.slice(-8);
   }
 
   /** Resolves once no output has arrived for a moment (at most two seconds). */
