@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type ChatCompletionsServer, startChatCompletionsServer } from '@cairn/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ const sleepArgv = ['sleep', '37.25'];
 
 beforeAll(async () => {
   server = await startChatCompletionsServer((body) => {
+    if (lastUserText(body).includes('marker')) return isFirstStep(body) ? { toolCalls: [{ name: 'run_terminal_cmd', args: { command: 'touch marker.txt' } }] } : { text: 'The marker is made.' };
     if (lastUserText(body).includes('wait')) return isFirstStep(body) ? { toolCalls: [{ name: 'run_terminal_cmd', args: { command: sleepArgv.join(' ') } }] } : { text: 'The wait is over.' };
     return { text: 'Still here after the cancel.' };
   });
@@ -56,6 +59,24 @@ describe('cairn chat in a terminal: Ctrl-C', () => {
       const { stdout } = await promisify(execFile)(process.execPath, [cli().bin, 'runs', agentId as string, '--json'], { env: { ...process.env, HOME: world.home, CAIRN_HOME: world.cairnHome } });
       const statuses = (JSON.parse(stdout) as Array<{ status: string }>).map((run) => run.status).sort();
       expect(statuses).toEqual(['cancelled', 'finished']);
+    } finally {
+      await session.dispose();
+    }
+  }, 120_000);
+
+  it('cancels a run that waits on an approval: the call never runs', async () => {
+    const world = await createWorld();
+    const session = await openChat({ bin: cli().bin, world, baseUrl: server.url });
+    try {
+      await session.type('Make the marker file');
+      await session.press('enter');
+      await session.waitForText('Allow this call?');
+      await session.press('ctrl-c');
+      await session.waitForText('cancelled');
+      await session.waitForNoText('Allow this call?');
+      await session.waitForNoText('waiting for your answer');
+      expect(session.history()).not.toContain('The marker is made.');
+      await expect(access(join(world.workspace, 'marker.txt'))).rejects.toThrow();
     } finally {
       await session.dispose();
     }
