@@ -74,6 +74,12 @@ export async function runCli(io: CliIo): Promise<number> {
       }
       if (!prompt && !io.stdin.isTTY) prompt = await readStdin(io.stdin);
       if (!prompt) {
+        const refused = headlessOnlyFlags(options);
+        if (refused.length) {
+          io.stderr.write(`cairn: ${refused.join(', ')} ${refused.length > 1 ? 'are' : 'is'} for headless runs: pass a prompt (as arguments or on stdin), or leave ${refused.length > 1 ? 'them' : 'it'} out to open the chat.\n`);
+          exitCode = 2;
+          return;
+        }
         const { runChatCommand } = await import('./commands/chat-command.js');
         exitCode = await runChatCommand({ cwd, ...pick(options), sandbox: options.sandbox, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, color, env: io.env });
         return;
@@ -184,4 +190,14 @@ export async function runCli(io: CliIo): Promise<number> {
 
 function pick(options: { model?: string; mode?: string; resume?: string }) {
   return { ...(options.model ? { model: options.model } : {}), ...(options.mode ? { mode: options.mode } : {}), ...(options.resume ? { resume: options.resume } : {}) };
+}
+
+/** Flags the interactive chat has no use for: given without a prompt, they are refused rather than ignored. */
+function headlessOnlyFlags(options: { outputFormat: OutputFormat; maxSteps?: number; planApprove: boolean; force: boolean }): string[] {
+  return [
+    options.outputFormat !== 'text' ? `--output-format ${options.outputFormat}` : '',
+    options.maxSteps ? '--max-steps' : '',
+    options.planApprove ? '--plan-approve' : '',
+    options.force ? '--force' : '',
+  ].filter(Boolean);
 }

@@ -33,6 +33,14 @@ describe('cairn "prompt"', () => {
     }
   });
 
+  it('refuses headless-only flags without a prompt instead of opening the chat and ignoring them', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
+    const cli = io(['--cwd', cwd, '--model', 'openai/gpt-4.1-mini', '--output-format', 'json', '--max-steps', '3']);
+    expect(await cli.run()).toBe(2);
+    expect(cli.err()).toBe('cairn: --output-format json, --max-steps are for headless runs: pass a prompt (as arguments or on stdin), or leave them out to open the chat.\n');
+    expect(cli.out()).toBe('');
+  });
+
   it('prints JSON and stream-JSON output formats', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
     const server = await startChatCompletionsServer([{ text: 'hello' }]);
