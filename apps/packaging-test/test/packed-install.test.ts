@@ -30,8 +30,8 @@ beforeAll(async () => {
   tarballs = packAll(join(work, 'tarballs'));
   project = join(work, 'project');
   await mkdir(project);
-  // vitest is the optional peer of @cairn/core/testing, which the fake server comes from; @types/node for tsc.
-  const extra = { vitest: await catalogVersion('vitest'), '@types/node': await catalogVersion('@types/node') };
+  // @types/node for tsc. No vitest: the fake server's `@cairn/core/testing` needs no test runner.
+  const extra = { '@types/node': await catalogVersion('@types/node') };
   await writeJson(join(project, 'package.json'), installManifest(project, tarballs, extra));
   await copyFile(join(import.meta.dirname, '..', 'fake-server.mjs'), join(project, 'fake-server.mjs'));
   const seconds = await npmInstall(project);

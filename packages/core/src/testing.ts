@@ -1,10 +1,10 @@
-// Test helpers for Cairn packages and for users testing their own agents.
+// Test helpers for Cairn packages and for users testing their own agents. Nothing here needs a test
+// runner; the store conformance suite (it runs under vitest) is `@cairn/core/testing/stores`.
 export {
   type FixtureHandler, type FixtureResponse, type FixtureServer, fixtureResponse, listProviderFixtures, providerFixturesDir,
   type RecordedRequest, startFixtureServer,
 } from './testing/fixture-server.js';
 export { type ScriptedModel, type ScriptedTurn, scriptedModel, scriptedProvider } from './testing/scripted-model.js';
-export { runStoreConformance, type StoreConformanceOptions } from './testing/store-conformance.js';
 export { type ChatCompletionsServer, type ChatCompletionsTurn, startChatCompletionsServer, validateChatRequest } from './testing/chat-completions-server.js';
 export type { FakeFailure, FakeFailures, FakeModelTurn, FakeProviderServer, FakeServerOptions, FakeTurns } from './testing/fake-server-core.js';
 export { anthropicErrorBody, startFakeAnthropicServer, validateAnthropicRequest } from './testing/fake-anthropic-server.js';

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ChatCompletionsServer, runStoreConformance, startChatCompletionsServer } from '@cairn/core/testing';
+import { type ChatCompletionsServer, startChatCompletionsServer } from '@cairn/core/testing';
+import { runStoreConformance } from '@cairn/core/testing/stores';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   Agent, Cairn, ConfigurationError, composeLocalAgentStore, createMemoryStore, JsonlLocalAgentStore, type LocalAgentDocument, type LocalAgentRunDocument,

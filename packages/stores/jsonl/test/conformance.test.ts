@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { runStoreConformance } from '@cairn/core/testing';
+import { runStoreConformance } from '@cairn/core/testing/stores';
 import { createJsonlStore, type JsonlStore } from '../src/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cairn-jsonl-conformance-'));

@@ -1,0 +1,2 @@
+// The store conformance suite: call it at the top level of a vitest test file (vitest is an optional peer).
+export { runStoreConformance, type StoreConformanceOptions } from './testing/store-conformance.js';
