@@ -45,6 +45,17 @@ describe('the prompt editor', () => {
     state = press(press(state, { leftArrow: true }).state, { delete: true }).state;
     expect(state.text).toBe('\n');
   });
+
+  it('sends a line typed faster than it is read ("ls\\r" in one read), but keeps a pasted one, also across reads', () => {
+    expect(press(emptyEditor(), {}, 'ls\r')).toMatchObject({ submit: 'ls', state: { text: '' } });
+    expect(press(emptyEditor(), {}, '\u001b[200~ls\r\u001b[201~')).toMatchObject({ state: { text: 'ls\n' } });
+    let state = press(emptyEditor(), {}, '\u001b[200~').state;
+    const middle = press(state, {}, 'ls\r');
+    expect(middle.submit).toBeUndefined();
+    state = press(middle.state, {}, '\u001b[201~').state;
+    expect(state).toMatchObject({ text: 'ls\n', pasting: false });
+    expect(press(state, {}, 'x\r')).toMatchObject({ submit: 'ls\nx' });
+  });
 });
 
 describe('slash commands', () => {

@@ -8,6 +8,8 @@ export interface EditorState {
   /** Which history entry is shown; `history.length` is the draft being typed. */
   historyIndex: number;
   draft: string;
+  /** Inside a bracketed paste whose end marker has not arrived yet (a paste may span several reads). */
+  pasting?: boolean;
 }
 
 /** The keys the editor reads (a subset of Ink's `Key`). */
@@ -43,7 +45,13 @@ function insert(state: EditorState, text: string): EditorState {
  */
 export function editKey(state: EditorState, input: string, key: EditorKey): { state: EditorState; submit?: string } {
   // Bracketed-paste markers (ESC[200~ … ESC[201~) frame a paste; the parser may leave them without their ESC.
+  const pasted = state.pasting || /\u001b?\[200~/.test(input);
+  const pasting = /\u001b?\[201~/.test(input) ? false : pasted;
+  if (pasting !== Boolean(state.pasting)) state = { ...state, pasting };
   input = input.replace(/\u001b?\[20[01]~/g, '');
+  // Keys typed faster than they are read arrive together ("ls\r" over a slow link): one line ending
+  // in Enter, outside a bracketed paste, is typing, so it is sent rather than kept as a new line.
+  if (!pasted && !key.return && /^[^\r\n]+\r$/.test(input)) return editKey(insert(state, input.slice(0, -1)), '', { return: true });
   if (!input && !key.return && !key.backspace && !key.delete && !isMove(key)) return { state };
   if (key.return) {
     if (key.meta) return { state: insert(state, '\n') };
