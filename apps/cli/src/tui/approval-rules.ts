@@ -1,15 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
+import type { InteractionUpdate } from '@cairn/sdk';
 
-/** What an `approval-requested` update carries (the SDK's ApprovalRequestedUpdate). */
-export interface ApprovalRequest {
-  callId: string;
-  kind: 'tool' | 'mode-switch' | 'plan';
-  reason: string;
-  rule?: string;
-  toolName?: string;
-  args?: unknown;
-  modeSwitch?: { from: string; to: string; explanation: string; addedRights?: string[]; plan?: unknown };
-}
+/** What an `approval-requested` update carries. */
+export type ApprovalRequest = Omit<Extract<InteractionUpdate, { type: 'approval-requested' }>, 'type'>;
 
 /** The file tools whose calls an `edit(path)` rule covers (docs/permissions-and-sandbox.md). */
 const fileTools = new Set(['write', 'search_replace', 'edit_file', 'delete_file', 'edit_notebook']);
