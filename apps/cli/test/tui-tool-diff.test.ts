@@ -11,11 +11,15 @@ const cli = useBuiltCli('tool-diff');
 let server: ChatCompletionsServer;
 
 const edit = { path: 'src/answer.ts', old_string: '  return 41;', new_string: '  // The spec says 42.\n  return 42;' };
+const sketch = { path: 'src/answer.ts', instructions: 'I change the return value.', code_edit: 'export function answer(): number {\n  return 42;\n}\n' };
 
 beforeAll(async () => {
-  server = await startChatCompletionsServer((body) =>
-    isFirstStep(body) ? { text: 'I will fix the return value.', toolCalls: [{ name: 'search_replace', args: edit }] } : { text: 'Fixed: `answer()` now returns 42.' },
-  );
+  server = await startChatCompletionsServer((body) => {
+    if (!isFirstStep(body)) return { text: 'Fixed: `answer()` now returns 42.' };
+    // "with a sketch": edit_file, whose diff is known only after the tool merged the sketch.
+    const call = JSON.stringify(body.messages).includes('with a sketch') ? { name: 'edit_file', args: sketch } : { name: 'search_replace', args: edit };
+    return { text: 'I will fix the return value.', toolCalls: [call] };
+  });
 });
 
 afterAll(async () => {
@@ -48,6 +52,29 @@ describe('cairn chat in a terminal: a tool call', () => {
       expect(session.history()).not.toContain('Allow this call?');
       expect(toolResultsOfTurn(server.requests.at(-1) ?? {}).join('\n')).not.toMatch(/denied/i);
       await saveScreenshot(session.terminal, 'tool-call-diff', { replace: screenshotPaths(world) });
+    } finally {
+      await session.dispose();
+    }
+  }, 120_000);
+
+  it("shows edit_file's real change (the merged sketch), not the sketch as added lines", async () => {
+    const world = await createWorld();
+    await mkdir(join(world.workspace, 'src'));
+    const file = join(world.workspace, 'src/answer.ts');
+    await writeFile(file, 'export function answer(): number {\n  return 41;\n}\n');
+    const session = await openChat({ bin: cli().bin, world, baseUrl: server.url });
+    try {
+      await session.type('Make answer() return 42 with a sketch');
+      await session.press('enter');
+      await session.waitForText('now returns 42');
+      await waitForIdle(session);
+      const screen = session.screen();
+      expect(screen.some((line) => line.includes('edit_file') && line.includes('src/answer.ts'))).toBe(true);
+      expect(screen.find((line) => /^\s*-\s+return 41;/.test(line))).toBeDefined();
+      expect(screen.find((line) => /^\s*\+\s+return 42;/.test(line))).toBeDefined();
+      // The unchanged first line is context, not an added line as the sketch alone would show it.
+      expect(screen.some((line) => /^\s*\+\s*export function answer/.test(line))).toBe(false);
+      expect(await readFile(file, 'utf8')).toBe('export function answer(): number {\n  return 42;\n}\n');
     } finally {
       await session.dispose();
     }

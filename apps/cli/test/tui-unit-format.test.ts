@@ -38,6 +38,13 @@ describe('tool lines and diffs', () => {
     expect(lines?.[3]?.text).toBe('+const a = 2;');
   });
 
+  it("shows edit_file's reported diff (the merged change), else its sketch; a diff it cannot read falls back", () => {
+    const diff = '===================================================================\n--- calc.ts\n+++ calc.ts\n@@ -1,2 +1,2 @@\n export function add() {\n-  return 1;\n+  return 2;\n';
+    const lines = editDiff('edit_file', { path: 'calc.ts', code_edit: '// ... existing code ...\n  return 2;' }, { path: 'calc.ts', diff });
+    expect(lines?.map((line) => line.text)).toEqual(['calc.ts', '@@ -1,2 +1,2 @@', ' export function add() {', '-  return 1;', '+  return 2;']);
+    expect(editDiff('edit_file', { path: 'calc.ts', code_edit: 'x' }, { diff: '@@ broken' })?.map((line) => line.kind)).toEqual(['file', 'hunk', 'add']);
+  });
+
   it('shows a write as added lines and leaves other tools alone', () => {
     expect(editDiff('write', { path: 'n.txt', contents: 'one\ntwo' })?.filter((line) => line.kind === 'add').map((line) => line.text)).toEqual(['+one', '+two']);
     expect(editDiff('read_file', { path: 'n.txt' })).toBeUndefined();

@@ -247,7 +247,6 @@ export class ChatSession {
       });
       resolveRun(started);
       this.pendingModel = undefined;
-      for await (const message of started.stream()) view.onMessage(message);
       const result = await started.wait();
       view.finish();
       if (result.status === 'error') this.store.push({ kind: 'error', text: `the run failed: ${result.error?.message ?? 'unknown error'}` });

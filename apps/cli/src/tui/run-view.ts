@@ -1,4 +1,4 @@
-import type { InteractionUpdate, SDKMessage } from '@cairn/sdk';
+import type { InteractionUpdate, ToolCall } from '@cairn/sdk';
 import type { StateStore } from './chat-state.js';
 import { splitStableMarkdown } from './markdown.js';
 import type { ProposedPlan, TodoItem } from './plan-format.js';
@@ -8,7 +8,7 @@ import { editDiff, mainArgument, oneLine, runningLabel } from './tool-format.js'
 const quietTools = new Set(['todo_write', 'create_plan']);
 
 /**
- * Turns one run's updates and stream messages into transcript entries and live state: the answer
+ * Turns one run's updates into transcript entries and live state: the answer
  * streams into `live` and its finished paragraphs move to the transcript; each finished tool call
  * becomes a one-line entry (plus a diff for edits); todos and the running tool feed the status area.
  */
@@ -32,6 +32,7 @@ export class RunView {
       case 'tool-call-completed':
         this.runningTools.delete(update.callId);
         this.showRunningTool();
+        this.addToolCall(update.toolCall);
         break;
       case 'todos-updated':
         this.todosChanged = true;
@@ -57,16 +58,20 @@ export class RunView {
     }
   }
 
-  onMessage(message: SDKMessage): void {
-    if (message.type !== 'tool_call' || message.status === 'running') return;
+  /**
+   * A finished tool call as a one-line entry, plus its diff for an edit. From the completed update
+   * (not the `tool_call` message): it comes in order with the text deltas and carries the tool's
+   * `structuredContent`, where edit_file puts the real diff of its merged sketch.
+   */
+  private addToolCall(call: ToolCall): void {
     this.flushText();
-    const ok = message.status === 'completed';
-    const result = typeof message.result === 'string' ? message.result : message.result === undefined ? '' : JSON.stringify(message.result, null, 2);
-    const argument = message.name === 'todo_write' ? todoCount(message.args) : mainArgument(message.args);
-    this.store.push({ kind: 'tool', name: message.name, argument, ok, ...(ok ? {} : { detail: oneLine(result, 160) }) });
-    const diff = ok ? editDiff(message.name, message.args) : undefined;
+    const ok = call.status !== 'error' && !call.isError;
+    const result = call.result ?? '';
+    const argument = call.name === 'todo_write' ? todoCount(call.args) : mainArgument(call.args);
+    this.store.push({ kind: 'tool', name: call.name, argument, ok, ...(ok ? {} : { detail: oneLine(result, 160) }) });
+    const diff = ok ? editDiff(call.name, call.args, call.structuredContent) : undefined;
     if (diff) this.store.push({ kind: 'diff', lines: diff });
-    if (!quietTools.has(message.name)) this.store.update({ lastResult: { title: `${message.name} ${argument}`, text: result } });
+    if (!quietTools.has(call.name)) this.store.update({ lastResult: { title: `${call.name} ${argument}`, text: result } });
   }
 
   /** The run ended: the rest of the answer and the final checklist go to the transcript. */

@@ -1,4 +1,4 @@
-import { structuredPatch } from 'diff';
+import { parsePatch, type StructuredPatch, structuredPatch } from 'diff';
 
 /** The argument that says what a call does, per tool: the command, the path, the pattern. */
 const mainArgumentKeys = ['command', 'path', 'target_file', 'pattern', 'glob_pattern', 'query', 'url', 'target_directory', 'mode', 'name', 'description'];
@@ -30,11 +30,16 @@ export interface DiffLine {
 
 /**
  * The change a file tool made, as unified diff lines: search_replace from old_string/new_string,
- * write from its contents (all added; the old text is not in the call), edit_file from the sketch.
+ * write from its contents (all added; the old text is not in the call), edit_file from the diff it
+ * reports (else its sketch).
  * Undefined for calls that are not edits.
  */
-export function editDiff(name: string, args: unknown, maxLines = 40): DiffLine[] | undefined {
+export function editDiff(name: string, args: unknown, structured?: unknown, maxLines = 40): DiffLine[] | undefined {
   if (typeof args !== 'object' || args === null) return undefined;
+  // edit_file reports the real diff of its merged sketch (tools-fs): use it when it is there.
+  const reported = (structured as { diff?: unknown } | undefined)?.diff;
+  const shown = typeof reported === 'string' ? reportedDiff(reported, maxLines) : undefined;
+  if (shown) return shown;
   const record = args as Record<string, unknown>;
   const path = typeof record.path === 'string' ? record.path : typeof record.target_file === 'string' ? record.target_file : undefined;
   if (!path) return undefined;
@@ -50,8 +55,23 @@ export function editDiff(name: string, args: unknown, maxLines = 40): DiffLine[]
     before = '';
     after = record.code_edit;
   } else return undefined;
-  const patch = structuredPatch(path, path, ensureNewline(before), ensureNewline(after), '', '', { context: 2 });
-  const lines: DiffLine[] = [{ kind: 'file', text: path }];
+  return diffLinesOf([structuredPatch(path, path, ensureNewline(before), ensureNewline(after), '', '', { context: 2 })], maxLines);
+}
+
+/** A diff a tool reported, as lines; undefined when it is not a patch with changes (then the call's own text is shown). */
+function reportedDiff(patch: string, maxLines: number): DiffLine[] | undefined {
+  try {
+    const parsed = parsePatch(patch);
+    return parsed[0]?.hunks.some((hunk) => hunk.lines.length > 0) ? diffLinesOf(parsed, maxLines) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function diffLinesOf(patches: StructuredPatch[], maxLines: number): DiffLine[] | undefined {
+  const patch = patches[0];
+  if (!patch) return undefined;
+  const lines: DiffLine[] = [{ kind: 'file', text: patch.newFileName ?? patch.oldFileName ?? '' }];
   for (const hunk of patch.hunks) {
     lines.push({ kind: 'hunk', text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@` });
     for (const line of hunk.lines) {

@@ -4,7 +4,7 @@ import { ToolError } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
 import { editFileTool } from './edit-file.js';
 import { readFileTool } from './read-file.js';
-import { createTestToolContext, createWorkspace, run } from './test-support/tool-context.js';
+import { createTestToolContext, createWorkspace, run, textOf } from './test-support/tool-context.js';
 
 async function setup(files: Record<string, string | Buffer> = {}) {
   const workspace = await createWorkspace();
@@ -25,7 +25,10 @@ describe('edit_file', () => {
       },
       context,
     );
-    expect(result).toMatch(/Edited calc.ts: 1 region/);
+    expect(textOf(result)).toMatch(/Edited calc.ts: 1 region/);
+    // The real change, for UIs (the model reads only the text).
+    expect((result as { structuredContent?: { path: string; diff: string } }).structuredContent).toMatchObject({ path: 'calc.ts', diff: expect.stringContaining('+export function sub(a: number, b: number) {') });
+    expect((result as { structuredContent: { diff: string } }).structuredContent.diff).not.toContain('-export function add');
     expect(await readFile(join(root, 'calc.ts'), 'utf8')).toBe(
       'export function add(a: number, b: number) {\n  return a + b;\n}\n\nexport function sub(a: number, b: number) {\n  return a - b;\n}\n',
     );
@@ -34,7 +37,7 @@ describe('edit_file', () => {
 
   it('creates a new file from a sketch without markers', async () => {
     const { root, context } = await setup();
-    expect(await edit({ path: 'pkg/new.py', instructions: 'I create it.', code_edit: 'print("hi")\n' }, context)).toMatch(/Created pkg\/new.py/);
+    expect(textOf(await edit({ path: 'pkg/new.py', instructions: 'I create it.', code_edit: 'print("hi")\n' }, context))).toMatch(/Created pkg\/new.py/);
     expect(await readFile(join(root, 'pkg/new.py'), 'utf8')).toBe('print("hi")\n');
   });
 
@@ -78,5 +81,19 @@ describe('edit_file', () => {
   it('a sketch that changes nothing is reported as such', async () => {
     const { context } = await setup({ 'same.ts': 'a;\nb;\n' });
     await expect(edit({ path: 'same.ts', instructions: 'noop', code_edit: '// ... existing code ...\nb;\n' }, context)).rejects.toThrow(/would not change/);
+  });
+});
+
+describe('the diff edit_file reports', () => {
+  it('keeps whole hunks of a long diff, so what is kept is still a patch', async () => {
+    const { unifiedDiff } = await import('./shared/edit-diff.js');
+    const { parsePatch } = await import('diff');
+    const before = Array.from({ length: 2000 }, (_, index) => `line ${index}`).join('\n');
+    const after = before.replace(/line (\d*0)$/gm, 'LINE $1');
+    const { diff, truncated } = unifiedDiff('big.txt', before, after);
+    expect(truncated).toBe(true);
+    expect(diff.split('\n').length).toBeLessThanOrEqual(410);
+    expect(parsePatch(diff)[0]?.hunks.length).toBeGreaterThan(0);
+    expect(unifiedDiff('small.txt', 'a\r\nb\r\n', 'a\r\nc\r\n')).toEqual({ diff: expect.stringContaining('-b\n+c\n') });
   });
 });

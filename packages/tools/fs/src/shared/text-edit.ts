@@ -22,13 +22,14 @@ export type TextEditOutcome = { text: string; message: string } | { bytes: Buffe
  * The shared life cycle of a text edit: confine and protect the path, load the file, refuse when it
  * changed since the agent read it, check the text (keeping encoding and BOM), transform, write atomically,
  * record the change and refresh the read snapshot. `transform` throws ToolError to refuse; the file
- * is then untouched.
+ * is then untouched. `onEdited` gets the texts before and after a written edit (for a diff).
  */
 export async function applyTextEdit(
   context: ToolExecutionContext,
   inputPath: string,
   toolId: string,
   transform: (input: TextEditInput) => TextEditOutcome,
+  onEdited?: (edit: { displayPath: string; before: string | null; after: string | null }) => void,
 ): Promise<string> {
   throwIfAborted(context.signal);
   return withWriteTarget(context, inputPath, toolId, (target) =>
@@ -47,6 +48,7 @@ export async function applyTextEdit(
       const after = 'bytes' in outcome ? outcome.bytes : encodeText(outcome.text, file?.encoding ?? 'utf-8', file?.bom ?? false);
       if (file?.bytes.equals(after)) throw new ToolError(`The edit would not change ${displayPath}; nothing was written.`);
       await commitFileChange(context, target, inputPath, current, after);
+      onEdited?.({ displayPath, before: file?.text ?? null, after: 'text' in outcome ? outcome.text : null });
       return outcome.message;
     }),
   );
