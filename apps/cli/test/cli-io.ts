@@ -5,20 +5,26 @@ import { PassThrough } from 'node:stream';
 import { beforeAll } from 'vitest';
 import { runCli } from '../src/cli.js';
 
-/** Run the CLI in-process with captured stdout/stderr and a closed stdin. */
-export function io(args: string[], env: Record<string, string | undefined> = process.env) {
+/** A stdout and a stderr whose text the test reads back. */
+export function capturedOutput() {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
-  const stdin = new PassThrough() as unknown as NodeJS.ReadStream;
-  (stdin as unknown as PassThrough).end();
   let out = '';
   let err = '';
   stdout.on('data', (chunk) => (out += chunk));
   stderr.on('data', (chunk) => (err += chunk));
+  return { stdout: stdout as unknown as NodeJS.WriteStream, stderr: stderr as unknown as NodeJS.WriteStream, out: () => out, err: () => err };
+}
+
+/** Run the CLI in-process with captured stdout/stderr and a closed, non-terminal stdin holding `input`. */
+export function io(args: string[], env: Record<string, string | undefined> = process.env, input = '') {
+  const output = capturedOutput();
+  const stdin = new PassThrough() as unknown as NodeJS.ReadStream;
+  (stdin as unknown as PassThrough).end(input);
   return {
-    run: () => runCli({ argv: ['node', 'cairn', ...args], stdin, stdout: stdout as unknown as NodeJS.WriteStream, stderr: stderr as unknown as NodeJS.WriteStream, env }),
-    out: () => out,
-    err: () => err,
+    run: () => runCli({ argv: ['node', 'cairn', ...args], stdin, stdout: output.stdout, stderr: output.stderr, env }),
+    out: output.out,
+    err: output.err,
   };
 }
 

@@ -1,11 +1,10 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { startChatCompletionsServer } from '@cairn/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runPromptCommand } from '../src/commands/run-command.js';
-import { io, useTempCairnHome } from './cli-io.js';
+import { capturedOutput, io, useTempCairnHome } from './cli-io.js';
 import { resultMessage } from './headless-schema.js';
 
 useTempCairnHome();
@@ -83,18 +82,13 @@ describe('the resume hint in text mode', () => {
     process.env.OPENAI_BASE_URL = server.url;
     try {
       for (const outputFormat of ['text', 'json'] as const) {
-        const stdout = new PassThrough();
-        const stderr = new PassThrough();
-        let out = '';
-        let err = '';
-        stdout.on('data', (chunk) => (out += chunk));
-        stderr.on('data', (chunk) => (err += chunk));
+        const { stdout, stderr, out, err } = capturedOutput();
         const code = await runPromptCommand({
           prompt: 'hi', cwd, model: 'openai/gpt-4.1-mini', outputFormat, sandbox: false, stdout, stderr, color: false, env: process.env, signal: AbortSignal.abort(),
         });
         expect(code).toBe(130);
-        if (outputFormat === 'text') expect(err).toMatch(/\[agent (agent-[\w-]+) · run run-[\w-]+ · cancelled · resume with --resume \1\]/);
-        else expect(JSON.parse(out)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, status: 'cancelled' });
+        if (outputFormat === 'text') expect(err()).toMatch(/\[agent (agent-[\w-]+) · run run-[\w-]+ · cancelled · resume with --resume \1\]/);
+        else expect(JSON.parse(out())).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, status: 'cancelled' });
       }
     } finally {
       await server.close();

@@ -1,12 +1,10 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { startChatCompletionsServer } from '@cairn/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli.js';
 import { parseInputLine } from '../src/commands/stream-input.js';
-import { useTempCairnHome } from './cli-io.js';
+import { io, useTempCairnHome } from './cli-io.js';
 import { camelCaseKeys, streamLineProblems } from './headless-schema.js';
 
 useTempCairnHome();
@@ -22,16 +20,9 @@ afterEach(() => {
 
 /** Run the CLI in-process with `input` as its (non-terminal) stdin; resolves to the code and the parsed stdout lines. */
 async function withStdin(args: string[], input: string) {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk) => (out += chunk));
-  stderr.on('data', (chunk) => (err += chunk));
-  stdin.end(input);
-  const code = await runCli({ argv: ['node', 'cairn', ...args], stdin: stdin as unknown as NodeJS.ReadStream, stdout: stdout as unknown as NodeJS.WriteStream, stderr: stderr as unknown as NodeJS.WriteStream, env: process.env });
-  return { code, lines: out.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line), err };
+  const cli = io(args, process.env, input);
+  const code = await cli.run();
+  return { code, lines: cli.out().trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line), err: cli.err() };
 }
 
 const user = (content: unknown) => JSON.stringify({ type: 'user', message: { role: 'user', content } });

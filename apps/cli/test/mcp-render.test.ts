@@ -1,16 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { SDKToolUseMessage } from '@cairn/core/spec';
 import { createTextRenderer } from '../src/render/run-renderer.js';
+import { capturedOutput } from './cli-io.js';
 
 function target() {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk) => (out += chunk));
-  stderr.on('data', (chunk) => (err += chunk));
-  return { stdout, stderr, color: false, out: () => out, err: () => err };
+  return { ...capturedOutput(), color: false };
 }
 
 describe('the run renderer with MCP servers', () => {

@@ -28,16 +28,8 @@ afterAll(async () => {
 
 describe('cairn chat in a terminal: a tool call', () => {
   it('shows an edit as a compact tool line with a coloured diff, and the file is changed', async () => {
-    const world = await createWorld();
-    await mkdir(join(world.workspace, 'src'));
-    const file = join(world.workspace, 'src/answer.ts');
-    await writeFile(file, 'export function answer(): number {\n  return 41;\n}\n');
-    const session = await openChat({ bin: cli().bin, world, baseUrl: server.url });
+    const { world, file, session } = await askForTheEdit('Make answer() return 42');
     try {
-      await session.type('Make answer() return 42');
-      await session.press('enter');
-      await session.waitForText('now returns 42');
-      await waitForIdle(session);
       const screen = session.screen();
       expect(screen.some((line) => line.includes('search_replace') && line.includes('src/answer.ts'))).toBe(true);
       const removed = screen.find((line) => /^\s*-\s+return 41;/.test(line));
@@ -58,16 +50,8 @@ describe('cairn chat in a terminal: a tool call', () => {
   }, 120_000);
 
   it("shows edit_file's real change (the merged sketch), not the sketch as added lines", async () => {
-    const world = await createWorld();
-    await mkdir(join(world.workspace, 'src'));
-    const file = join(world.workspace, 'src/answer.ts');
-    await writeFile(file, 'export function answer(): number {\n  return 41;\n}\n');
-    const session = await openChat({ bin: cli().bin, world, baseUrl: server.url });
+    const { file, session } = await askForTheEdit('Make answer() return 42 with a sketch');
     try {
-      await session.type('Make answer() return 42 with a sketch');
-      await session.press('enter');
-      await session.waitForText('now returns 42');
-      await waitForIdle(session);
       const screen = session.screen();
       expect(screen.some((line) => line.includes('edit_file') && line.includes('src/answer.ts'))).toBe(true);
       expect(screen.find((line) => /^\s*-\s+return 41;/.test(line))).toBeDefined();
@@ -80,6 +64,25 @@ describe('cairn chat in a terminal: a tool call', () => {
     }
   }, 120_000);
 });
+
+/** A workspace whose src/answer.ts returns 41, a chat on it, and `prompt` sent and answered. */
+async function askForTheEdit(prompt: string) {
+  const world = await createWorld();
+  await mkdir(join(world.workspace, 'src'));
+  const file = join(world.workspace, 'src/answer.ts');
+  await writeFile(file, 'export function answer(): number {\n  return 41;\n}\n');
+  const session = await openChat({ bin: cli().bin, world, baseUrl: server.url });
+  try {
+    await session.type(prompt);
+    await session.press('enter');
+    await session.waitForText('now returns 42');
+    await waitForIdle(session);
+  } catch (error) {
+    await session.dispose();
+    throw error;
+  }
+  return { world, file, session };
+}
 
 /** The colour family of the first non-blank cell of a screen row. */
 function colourOfLine(terminal: import('@xterm/headless').Terminal, row: number): 'red' | 'green' | 'other' {
