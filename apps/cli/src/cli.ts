@@ -20,6 +20,14 @@ const positiveInteger = (value: string) => {
   return number;
 };
 
+const portNumber = (value: string) => {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > 65_535) throw new InvalidArgumentError('must be a port number from 0 to 65535.');
+  return number;
+};
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
 async function readStdin(stdin: NodeJS.ReadStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(chunk as Buffer);
@@ -154,6 +162,30 @@ export async function runCli(io: CliIo): Promise<number> {
     .action(async (query: string, options: { cwd?: string; limit: number; json: boolean }) => {
       const { runSearchCommand } = await import('./commands/search-command.js');
       exitCode = await runSearchCommand(query, { cwd: workspaceOf(options), limit: options.limit, json: options.json, stdout: io.stdout, stderr: io.stderr });
+    });
+
+  program
+    .command('serve')
+    .description('serve agents over HTTP + SSE with a chat page for this folder (docs/server-api.md)')
+    .option('--host <host>', 'the address to listen on', '127.0.0.1')
+    .option('--port <n>', 'the port (0 picks a free one)', portNumber, 4780)
+    .option('--token <token>', 'the bearer token clients send (default: CAIRN_SERVER_TOKEN, else a random one, printed)')
+    .option('--root <dir>', 'a folder agents may work in; repeat for more (default: the current folder)', collect, [])
+    .option('--cors-origin <origin>', 'an origin allowed to call the API from a browser; repeat for more (default: none)', collect, [])
+    .option('--max-body-bytes <n>', 'the largest request body accepted', positiveInteger)
+    .option('--heartbeat-ms <n>', 'how often idle event streams get a ping', positiveInteger)
+    .option('--sandbox', "run the agents' shell commands in the OS sandbox", false)
+    .action(async (options: { host: string; port: number; token?: string; root: string[]; corsOrigin: string[]; maxBodyBytes?: number; heartbeatMs?: number; sandbox: boolean }) => {
+      const { runServeCommand } = await import('./commands/serve-command.js');
+      const stopped = new Promise<void>((resolveStop) => {
+        for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolveStop());
+      });
+      exitCode = await runServeCommand({
+        host: options.host, port: options.port, ...(options.token ?? io.env.CAIRN_SERVER_TOKEN ? { token: options.token ?? io.env.CAIRN_SERVER_TOKEN } : {}),
+        roots: options.root.length ? options.root : [workspaceOf({})], corsOrigins: options.corsOrigin,
+        ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+        sandbox: options.sandbox, stdout: io.stdout, stderr: io.stderr, env: io.env, stopped,
+      });
     });
 
   registerInstallCommands(program, {

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { renderToString } from 'ink';
 import { createElement as h } from 'react';
 import { describe, expect, it } from 'vitest';
-import { rememberedRuleFor } from '../src/tui/approval-rules.js';
+import { rememberedRuleFor } from '@cairn/server/workspace-permissions';
 import { EntryView } from '../src/tui/entry-view.js';
 import { PromptView } from '../src/tui/prompt-view.js';
 import { footerText, statusText } from '../src/tui/status-view.js';
-import { workspacePermissions } from '../src/tui/workspace-permissions.js';
+import { workspacePermissions } from '@cairn/server/workspace-permissions';
 
 const view = { width: 100, color: false };
 

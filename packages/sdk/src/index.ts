@@ -5,6 +5,7 @@ import { defaultPlugins } from './default-plugins.js';
 import { defaultLocalStore } from './default-store.js';
 
 export { defaultPlugins } from './default-plugins.js';
+export { defaultLocalStore } from './default-store.js';
 
 /** The default registry: every provider, tool pack and mode of Cairn. Add your own with `registry.use(...)`. */
 export const registry = createRegistry(defaultPlugins);

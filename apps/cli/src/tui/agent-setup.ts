@@ -2,7 +2,7 @@ import { Agent, type AgentOptions, type CairnAgent } from '@cairn/sdk';
 import { cliHookLocalOptions } from '../commands/hooks-trust.js';
 import { cliMcpLocalOptions, type AskQuestion } from '../commands/mcp-trust.js';
 import { cliCairnHome } from '../commands/mcp-trust-store.js';
-import { permissionRulesOf, workspacePermissions } from './workspace-permissions.js';
+import { interactivePermissionOptions, workspacePermissions } from '@cairn/server/workspace-permissions';
 
 export interface AgentSetup {
   env: Record<string, string | undefined>;
@@ -10,18 +10,6 @@ export interface AgentSetup {
   stderr: NodeJS.WritableStream;
   /** Asks the person at the terminal (the UI's own prompt) about project MCP servers and hooks. */
   ask: AskQuestion;
-}
-
-/**
- * Safe by default, visibly (issue scope 3): the interactive agent asks before shell commands that
- * are not read-only and before writes outside the workspace, unless a rule allows them. This uses
- * only the SDK's permission options: `defaultPermission: 'ask'` routes every unmatched call that may
- * change something to an approval, `edit(**)` (a relative glob, so never outside the workspace) keeps
- * file edits in the workspace going without a question, and `approvals: 'wait'` makes the run wait
- * for the UI's answer instead of denying. Deny and ask rules of every layer still win.
- */
-export function interactivePermissionOptions(remembered: readonly string[]): Pick<AgentOptions, 'approvals' | 'defaultPermission' | 'permissions'> {
-  return { approvals: 'wait', defaultPermission: 'ask', permissions: { allow: ['edit(**)', ...permissionRulesOf(remembered)] } };
 }
 
 /** The options every agent of the chat gets, for the workspace `cwd`, with the rules remembered there. */

@@ -1,7 +1,7 @@
 import { cliCairnHome } from '../commands/mcp-trust-store.js';
-import { type ApprovalRequest, describeRequest, rememberedRuleFor } from './approval-rules.js';
+import { type ApprovalRequest, describeRequest, rememberedRuleFor } from '@cairn/server/workspace-permissions';
 import type { StateStore } from './chat-state.js';
-import { workspacePermissions } from './workspace-permissions.js';
+import { workspacePermissions } from '@cairn/server/workspace-permissions';
 
 export type ApprovalChoice = 'once' | 'always' | 'deny';
 export type ApprovalAnswer = (callId: string, decision: boolean | { approved: boolean; reason?: string }) => Promise<void>;

@@ -3,7 +3,7 @@ import { type CairnAgent, Cairn, type Run, type SendOptions } from '@cairn/sdk';
 import { describeCliError } from '../cli-errors.js';
 import { type AgentSetup, createChatAgent, rememberedRules, resumeChatAgent } from './agent-setup.js';
 import { type ApprovalChoice, ApprovalQueue } from './approval-queue.js';
-import type { ApprovalRequest } from './approval-rules.js';
+import type { ApprovalRequest } from '@cairn/server/workspace-permissions';
 import { type ChatState, initialState, StateStore } from './chat-state.js';
 import { planMarkdown } from './plan-format.js';
 import { RunView } from './run-view.js';

@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from './approval-rules.js';
+import type { ApprovalRequest } from '@cairn/server/workspace-permissions';
 import type { ProposedPlan, TodoItem } from './plan-format.js';
 import type { DiffLine } from './tool-format.js';
 

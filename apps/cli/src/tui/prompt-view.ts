@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { createElement as h, type ReactElement } from 'react';
 import { border, fg } from './colors.js';
-import { describeRequest } from './approval-rules.js';
+import { describeRequest } from '@cairn/server/workspace-permissions';
 import type { Prompt } from './chat-state.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { cliCairnHome } from '../commands/mcp-trust-store.js';
 import type { StateStore } from './chat-state.js';
-import { workspacePermissions } from './workspace-permissions.js';
+import { workspacePermissions } from '@cairn/server/workspace-permissions';
 
 /** What the trust stores write to stderr (a server left out, a damaged trust file), as transcript lines: raw writes would break Ink's screen. */
 export function noticeStream(store: StateStore): Writable {

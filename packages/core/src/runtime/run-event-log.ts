@@ -148,9 +148,9 @@ export function isFinalRunEvent(event: RunEvent): boolean {
 export async function* tailRunEvents(
   store: RunEventsStore,
   runId: string,
-  options: { isDone(): Promise<boolean> | boolean; waitForMore(): Promise<void>; pageSize?: number },
+  options: { isDone(): Promise<boolean> | boolean; waitForMore(): Promise<void>; pageSize?: number; afterOffset?: number },
 ): AsyncGenerator<StoredRunEvent> {
-  let afterOffset = 0;
+  let afterOffset = options.afterOffset ?? 0;
   let sawFinal = false;
   for (;;) {
     const doneBefore = sawFinal || (await options.isDone());

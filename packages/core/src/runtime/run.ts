@@ -4,7 +4,7 @@ import { approvalChannel } from './approval-channel.js';
 import type { RunOperation } from '../spec/errors/index.js';
 import type { ConversationTurn, RunEvent, RunStatus, SDKMessage, TokenUsage } from '../spec/events/v1/index.js';
 import type { ModelSelection } from '../spec/provider/v1/index.js';
-import type { AgentStore, RunRecord } from '../spec/store/v1/index.js';
+import type { AgentStore, RunRecord, StoredRunEvent } from '../spec/store/v1/index.js';
 import type { RunEventLog } from './run-event-log.js';
 import { tailRunEvents } from './run-event-log.js';
 import { closeRun, interruptedError, leaseIsStale } from './recovery.js';
@@ -147,12 +147,21 @@ export class Run {
 
   /** Every event of the run's log (messages and fine-grained updates), replayed then followed. */
   async *events(): AsyncGenerator<RunEvent> {
+    for await (const stored of this.storedEvents()) yield stored.event;
+  }
+
+  /**
+   * Cairn: the log's events with their store offsets (1, 2, ...), from after `afterOffset` (default
+   * 0: the whole run), then followed until the run ends. What a server resumes a client's stream
+   * from (`Last-Event-ID`): the offsets are the store's, the same in every process.
+   */
+  async *storedEvents(options: { afterOffset?: number } = {}): AsyncGenerator<StoredRunEvent> {
     const live = this.live;
-    const source = tailRunEvents(this.store.runEvents, this.id, {
+    yield* tailRunEvents(this.store.runEvents, this.id, {
+      ...(options.afterOffset === undefined ? {} : { afterOffset: options.afterOffset }),
       isDone: live ? () => this.record.status !== 'running' : async () => (await this.refreshOrSettle()) !== 'running',
       waitForMore: live ? () => live.log.waitForAppend(1_000) : () => new Promise((resolve) => setTimeout(resolve, pollIntervalMs)),
     });
-    for await (const stored of source) yield stored.event;
   }
 
   async wait(): Promise<RunResult> {
@@ -189,13 +198,13 @@ export class Run {
   /**
    * Answer a request of this run: `true` / `false`, or `{ approved, reason }` (the reason reaches the
    * model when denied). The first answer wins, from whichever process; the waiting run continues.
-   * Returns the request with the decision that counts.
+   * Returns the request with the decision that counts. `by` labels who answered (default `sdk`).
    */
-  async approve(callId: string, decision: boolean | { approved: boolean; reason?: string }): Promise<ApprovalRecord> {
+  async approve(callId: string, decision: boolean | { approved: boolean; reason?: string; by?: string }): Promise<ApprovalRecord> {
     const answer = typeof decision === 'boolean' ? { approved: decision } : decision;
     if (typeof answer?.approved !== 'boolean') throw new ConfigurationError('run.approve(callId, decision) needs true, false or { approved: boolean, reason?: string }.');
     const channel = approvalChannel(this.store);
-    const record = await channel.answer(this.id, callId, { ...answer, by: 'sdk' });
+    const record = await channel.answer(this.id, callId, { by: 'sdk', ...answer });
     if (!record) {
       const open = (await this.pendingApprovals()).map((request) => request.callId);
       throw new ConfigurationError(`Run ${this.id} has no request for approval "${callId}". ${open.length ? `Open requests: ${open.join(', ')}.` : 'It waits on none.'}${channel.durable ? '' : ' (This store keeps approvals in the process that runs the agent only.)'}`);
