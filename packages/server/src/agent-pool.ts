@@ -65,10 +65,24 @@ export class AgentPool {
     await this.deps.settings.remove(agentId);
   }
 
+  /**
+   * Stop: a run waiting for approval is left as the store has it (the next server resumes it and it
+   * goes on waiting, docs/server-api.md); any other running run is cancelled, then its handle closed.
+   */
   async closeAll(): Promise<void> {
     const handles = [...this.open.values()];
     this.open.clear();
-    await Promise.all(handles.map(async (handle) => (await handle.catch(() => undefined))?.close().catch(() => undefined)));
+    await Promise.all(handles.map(async (handle) => this.stop(await handle.catch(() => undefined))));
+  }
+
+  private async stop(agent: CairnAgent | undefined): Promise<void> {
+    if (!agent) return;
+    const latest = (await this.deps.Agent.listRuns(agent.agentId, { limit: 1 }).catch(() => undefined))?.items[0];
+    if (latest?.status === 'running') {
+      if ((await latest.pendingApprovals()).length > 0) return;
+      await latest.cancel().catch(() => undefined);
+    }
+    await agent.close().catch(() => undefined);
   }
 
   /**

@@ -6,6 +6,7 @@ import { ApiError, errorBody } from './http/api-error.js';
 import { bearerAuth } from './http/auth.js';
 import { agentRoutes } from './routes/agent-routes.js';
 import { approvalRoutes } from './routes/approval-routes.js';
+import { chatRoutes } from './routes/chat-routes.js';
 import { eventRoutes } from './routes/event-routes.js';
 import { runRoutes } from './routes/run-routes.js';
 import type { ServerContext } from './server-context.js';
@@ -30,6 +31,7 @@ export function createApp(ctx: ServerContext, chatPageDir: string | undefined): 
   runRoutes(app, ctx);
   eventRoutes(app, ctx);
   approvalRoutes(app, ctx);
+  chatRoutes(app, ctx);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   app.doc31('/v1/openapi.json', { openapi: '3.1.0', info: { title: 'Cairn agent server', version: apiVersion, description: 'Agents, runs, events and approvals of the Cairn SDK over HTTP (docs/server-api.md).' }, security: [{ bearer: [] }] });
   if (chatPageDir && options.chatPage) chatPageRoutes(app, chatPageDir);
