@@ -8,7 +8,8 @@ export PATH="$bin_dir:$PATH"
 
 work="$(mktemp -d)"
 server_pid=
-cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
+serve_pid=
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 
 turns='[{"toolCalls":[{"name":"write","args":{"path":"hello.txt","contents":"hello from cairn\n"}}]},{"text":"Wrote hello.txt."},{"text":"Done again."}]'
@@ -32,4 +33,15 @@ node -e 'const r = JSON.parse(process.argv[1]); if (r.type !== "result" || r.is_
 
 cairn doctor --json >"$work/doctor.json" || true # a missing sandbox or Ollama is not this check's business
 node -e 'const d = require(process.argv[1]); const p = d.checks.find((c) => c.name === "provider openai"); if (p?.status !== "ok") { console.error(d.checks); process.exit(1); }' "$work/doctor.json"
+# `cairn serve` from the install: the API answers with the token, refuses without, and the chat page is there.
+cairn serve --port 0 --token ci-smoke-token-0123456789 >"$work/serve.log" 2>&1 &
+serve_pid=$!
+for _ in $(seq 100); do grep -q 'listening on' "$work/serve.log" && break; sleep 0.1; done
+base="$(grep -o 'http://[^ ]*' "$work/serve.log" | head -n1)"
+[ -n "$base" ] || { echo "ci-smoke: cairn serve did not start: $(cat "$work/serve.log")" >&2; exit 1; }
+curl -fsS -H 'authorization: Bearer ci-smoke-token-0123456789' "$base/v1/server" | grep -q "\"defaultCwd\":\"$PWD\"" || { echo "ci-smoke: /v1/server did not name $PWD" >&2; exit 1; }
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$base/v1/agents")" = 401 ] || { echo "ci-smoke: /v1/agents answered without the token" >&2; exit 1; }
+curl -fsS "$base/" | grep -qi '<html' || { echo "ci-smoke: no chat page at /" >&2; exit 1; }
+kill "$serve_pid"
+wait "$serve_pid" 2>/dev/null || true
 echo "ci-smoke: ok" >&2

@@ -10,7 +10,9 @@ export interface AgentPoolDeps {
   permissions: WorkspacePermissions;
   roots: AllowedRoots;
   env: Record<string, string | undefined>;
-  defaults: Partial<AgentOptions>;
+  defaults: Omit<Partial<AgentOptions>, 'local'>;
+  /** The server's sandbox default; an agent's own `sandboxOptions` win. */
+  sandbox: boolean;
 }
 
 /** What a client may choose for a new agent, beyond its settings. */
@@ -129,9 +131,8 @@ export class AgentPool {
       ...(settings.disallowedTools ? { disallowedTools: settings.disallowedTools } : {}),
       ...(settings.systemPrompt ? { systemPrompt: settings.systemPrompt } : {}),
       local: {
-        ...defaults.local,
         cwd,
-        ...(settings.sandbox !== undefined ? { sandboxOptions: { enabled: settings.sandbox } } : {}),
+        ...((settings.sandbox ?? this.deps.sandbox) ? { sandboxOptions: { enabled: true } } : {}),
         ...(settings.settingSources ? { settingSources: settings.settingSources as NonNullable<AgentOptions['local']>['settingSources'] } : {}),
       },
     };

@@ -34,7 +34,7 @@ export async function startCairnServer(options: CairnServerOptions = {}): Promis
   const { Agent, Cairn } = createCairn({ registry: options.registry ?? sdkRegistry, defaultStore: () => store });
   const home = options.home ?? cairnHome(resolved.env);
   const permissions = workspacePermissions(home);
-  const pool = new AgentPool({ Agent, settings: AgentSettingsStore.under(home), permissions, roots, env: resolved.env, defaults: options.agentDefaults ?? {} });
+  const pool = new AgentPool({ Agent, settings: AgentSettingsStore.under(home), permissions, roots, env: resolved.env, defaults: options.agentDefaults ?? {}, sandbox: options.sandbox ?? false });
   const ctx = new ServerContext(Agent, Cairn, store, pool, roots, permissions, resolved);
   const resumedAgents = await pool.resumeLeftRuns();
   const pageDir = chatPageDir();

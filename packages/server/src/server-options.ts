@@ -27,8 +27,10 @@ export interface CairnServerOptions {
   registry?: Registry;
   /** Serve the chat page at `/` (default true). */
   chatPage?: boolean;
-  /** Options every agent of this server gets (e.g. MCP and hook trust, the sandbox), under the per-agent ones. */
-  agentDefaults?: Partial<AgentOptions>;
+  /** Run every agent's shell commands in the OS sandbox unless its own settings say otherwise. */
+  sandbox?: boolean;
+  /** Options every agent of this server gets, under the per-agent ones (e.g. `permissions.deny`, `retry`). */
+  agentDefaults?: Omit<Partial<AgentOptions>, 'local'>;
 }
 
 export interface ResolvedServerOptions {

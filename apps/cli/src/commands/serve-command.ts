@@ -37,7 +37,7 @@ export async function runServeCommand(options: ServeCommandOptions): Promise<num
       ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
       home: cliCairnHome(options.env),
       env: options.env,
-      ...(options.sandbox ? { agentDefaults: { local: { cwd: '', sandboxOptions: { enabled: true } } } } : {}),
+      sandbox: options.sandbox,
     });
   } catch (error) {
     options.stderr.write(`${serveFailure(error, options)}\n`);
