@@ -12,6 +12,10 @@ const servers: ServeProcess[] = [];
 
 beforeAll(async () => {
   fixture = await serveFixture('approvals', (text) => {
+    if (text.includes('make a plan')) {
+      const plan = { name: 'Greeting', overview: 'Add a greeting file.', plan: '1. Write hello.txt', todos: [{ id: 'write', content: 'Write hello.txt', dependencies: [] }] };
+      return { toolCalls: [{ name: 'create_plan', args: plan }, { name: 'switch_mode', args: { mode: 'agent', explanation: 'The plan is ready to build.' } }] };
+    }
     const touch = /touch (\S+)/.exec(text);
     return touch ? { toolCalls: [{ name: 'run_terminal_cmd', args: { command: `touch ${touch[1]}` } }] } : { text: `echo: ${text}` };
   });
@@ -89,6 +93,20 @@ describe('cairn serve: approvals', () => {
     const run = await ended(client, again.json.run.id);
     expect(run.status).toBe('finished');
     expect((await client.get(`/v1/runs/${run.id}/approvals`)).json.items).toEqual([]);
+  });
+
+  it('a plan waits for approval in plan mode and, approved, the run goes on in agent mode', async () => {
+    const { server, client } = await serve();
+    const created = await client.post('/v1/agents', { model, mode: 'plan', local: { cwd: workspace }, prompt: { text: 'make a plan for a greeting' } });
+    const runId = created.json.run.id as string;
+    const pending = await eventually(async () => (await client.get(`/v1/runs/${runId}/approvals`)).json.items.find((item: { status: string }) => item.status === 'pending'), 'the plan approval');
+    expect(pending).toMatchObject({ kind: 'plan', modeSwitch: { from: 'plan', to: 'agent' } });
+    expect((await client.post(`/v1/runs/${runId}/approvals/${pending.callId}`, { decision: 'allow' })).status).toBe(200);
+    expect((await ended(client, runId)).status).toBe('finished');
+    const updates = (await readEvents(server.url, runId)).events.filter((event) => event.event === 'update').map((event) => JSON.parse(event.data));
+    expect(updates.map((update) => update.type)).toContain('plan-created');
+    expect(updates.find((update) => update.type === 'mode-changed')).toMatchObject({ to: 'agent' });
+    expect((await client.get(`/v1/agents/${created.json.agent.agentId}`)).json.mode).toBe('agent');
   });
 
   it('a run waiting for approval survives a server restart (SIGKILL) and is answered by the new server', async () => {
