@@ -169,6 +169,16 @@ describe('runViewReducer', () => {
     expect(state.items.at(-1)).toMatchObject({ kind: 'notice', text: 'Cancelled.' });
   });
 
+  it('a tool call still running when the run is cancelled ends its row instead of spinning', () => {
+    const log = new RunLog().start('wait').toolCall('sh', 'run_terminal_cmd', 'shell', { command: 'sleep 30' }).finish('CANCELLED');
+    const state = replay(log.events);
+    expect(state.items.find((item) => item.kind === 'tool')).toMatchObject({ status: 'error', isError: true, result: 'Cancelled before it finished.' });
+    // The same from the end event alone (a log read before its final status arrived).
+    const partial = new RunLog().start('wait').toolCall('sh', 'run_terminal_cmd', 'shell', { command: 'sleep 30' });
+    const ended = replay([...partial.events, { kind: 'end', end: { status: 'cancelled', run: partial.run('cancelled') } }]);
+    expect(ended.items.find((item) => item.kind === 'tool')).toMatchObject({ status: 'error' });
+  });
+
   it('takes the final state from the end event', () => {
     const log = new RunLog().start('hi').update({ type: 'text-delta', text: 'Hi' }).endTurn([{ type: 'text', text: 'Hi' }]);
     const end = { kind: 'end' as const, end: { status: 'error' as const, run: log.run('error', { error: { message: 'provider down', code: 'provider_error' }, usage: tokens(999, 1) }) } };

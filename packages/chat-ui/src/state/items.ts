@@ -29,6 +29,17 @@ export function closeStreamed(state: RunViewState): RunViewState {
   return { ...state, items: state.items.map((item) => ((item.kind === 'assistant-text' || item.kind === 'thinking') && item.open ? { ...item, open: false } : item)) };
 }
 
+/**
+ * The run ended: a tool call still going never gets a result any more (a cancel stops it without a
+ * `tool-call-completed`), so its row says so instead of spinning forever.
+ */
+export function closeUnfinishedTools(state: RunViewState, status: 'finished' | 'error' | 'cancelled'): RunViewState {
+  const open = (item: RunViewState['items'][number]) => item.kind === 'tool' && item.status !== 'completed' && item.status !== 'error';
+  if (!state.items.some(open)) return state;
+  const result = status === 'cancelled' ? 'Cancelled before it finished.' : 'The run ended before this call finished.';
+  return { ...state, items: state.items.map((item) => (item.kind === 'tool' && open(item) ? { ...item, status: 'error', isError: true, result: item.result ?? result } : item)) };
+}
+
 export function finishThinking(state: RunViewState, durationMs: number): RunViewState {
   const index = state.items.findLastIndex((item) => item.kind === 'thinking' && item.open);
   const item = state.items[index];

@@ -1,6 +1,6 @@
 import type { SDKMessage, SDKStatusMessage, SDKToolUseMessage, TokenUsage } from '../wire-types.js';
 import { closePendingApprovals } from './approvals-state.js';
-import { closeStreamed, pushItem, upsertTool, withToolStatus } from './items.js';
+import { closeStreamed, closeUnfinishedTools, pushItem, upsertTool, withToolStatus } from './items.js';
 import { isTerminal } from './run-status.js';
 import type { RunViewState, ToolItem } from './run-view-types.js';
 
@@ -49,7 +49,7 @@ function applyStatus(state: RunViewState, message: SDKStatusMessage, offset: num
     return { ...said, status: 'running' };
   }
   const status = message.status === 'FINISHED' ? 'finished' : message.status === 'CANCELLED' ? 'cancelled' : 'error';
-  let next: RunViewState = { ...closePendingApprovals(closeStreamed(withMode)), status, ended: true, ...(message.error ? { error: message.error } : {}) };
+  let next: RunViewState = { ...closeUnfinishedTools(closePendingApprovals(closeStreamed(withMode)), status), status, ended: true, ...(message.error ? { error: message.error } : {}) };
   if (status === 'error') next = pushItem(next, { kind: 'notice', id: `notice-${offset}`, level: 'error', text: message.error?.message ?? message.message ?? 'The run failed.' });
   if (status === 'cancelled') next = pushItem(next, { kind: 'notice', id: `notice-${offset}`, level: 'info', text: 'Cancelled.' });
   return next;

@@ -1,6 +1,6 @@
 import type { Run, RunEnd } from '../wire-types.js';
 import { approvalRecords, closePendingApprovals } from './approvals-state.js';
-import { closeStreamed } from './items.js';
+import { closeStreamed, closeUnfinishedTools } from './items.js';
 import { applyMessage } from './message-events.js';
 import { isTerminal } from './run-status.js';
 import type { RunViewEvent, RunViewState } from './run-view-types.js';
@@ -36,7 +36,7 @@ export function runViewReducer(state: RunViewState, event: RunViewEvent): RunVie
 function ended(state: RunViewState, end: RunEnd): RunViewState {
   const { run } = end;
   return {
-    ...closePendingApprovals(closeStreamed(state)),
+    ...closeUnfinishedTools(closePendingApprovals(closeStreamed(state)), end.status),
     runId: run.id,
     run,
     status: end.status,
