@@ -9,7 +9,10 @@ export PATH="$bin_dir:$PATH"
 work="$(mktemp -d)"
 server_pid=
 serve_pid=
-cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"; }
+cleanup() {
+  for pid in $server_pid $serve_pid; do kill "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
 turns='[{"toolCalls":[{"name":"write","args":{"path":"hello.txt","contents":"hello from cairn\n"}}]},{"text":"Wrote hello.txt."},{"text":"Done again."}]'

@@ -175,7 +175,8 @@ export async function runCli(io: CliIo): Promise<number> {
     .option('--max-body-bytes <n>', 'the largest request body accepted', positiveInteger)
     .option('--heartbeat-ms <n>', 'how often idle event streams get a ping', positiveInteger)
     .option('--sandbox', "run the agents' shell commands in the OS sandbox", false)
-    .action(async (options: { host: string; port: number; token?: string; root: string[]; corsOrigin: string[]; maxBodyBytes?: number; heartbeatMs?: number; sandbox: boolean }) => {
+    .option('--open', 'open the chat page in the default browser', false)
+    .action(async (options: { host: string; port: number; token?: string; root: string[]; corsOrigin: string[]; maxBodyBytes?: number; heartbeatMs?: number; sandbox: boolean; open: boolean }) => {
       const { runServeCommand } = await import('./commands/serve-command.js');
       const stopped = new Promise<void>((resolveStop) => {
         for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolveStop());
@@ -184,7 +185,7 @@ export async function runCli(io: CliIo): Promise<number> {
         host: options.host, port: options.port, ...(options.token ?? io.env.CAIRN_SERVER_TOKEN ? { token: options.token ?? io.env.CAIRN_SERVER_TOKEN } : {}),
         roots: options.root.length ? options.root : [workspaceOf({})], corsOrigins: options.corsOrigin,
         ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
-        sandbox: options.sandbox, stdout: io.stdout, stderr: io.stderr, env: io.env, stopped,
+        sandbox: options.sandbox, open: options.open, stdout: io.stdout, stderr: io.stderr, env: io.env, stopped,
       });
     });
 

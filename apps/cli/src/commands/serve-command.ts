@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describeCliError } from '../cli-errors.js';
 import { cliCairnHome } from './mcp-trust-store.js';
@@ -11,6 +12,8 @@ export interface ServeCommandOptions {
   maxBodyBytes?: number;
   heartbeatMs?: number;
   sandbox: boolean;
+  /** Open the chat page in the default browser (xdg-open / open / start). */
+  open?: boolean;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   env: Record<string, string | undefined>;
@@ -45,11 +48,20 @@ export async function runServeCommand(options: ServeCommandOptions): Promise<num
   }
   options.stdout.write(`cairn serve listening on ${server.url}\n`);
   options.stdout.write(server.tokenGenerated ? `chat: ${server.url}/#token=${server.token}\n` : `chat: ${server.url}/ (sign in with your token)\n`);
+  if (options.open && server.chatPage) openInBrowser(`${server.url}/#token=${server.token}`, options.stderr);
   if (!server.chatPage) options.stderr.write('cairn serve: the chat page is not built (pnpm --filter @cairn/chat-ui build); the API works without it.\n');
   options.stderr.write(`roots: ${server.roots.join(', ')}${server.resumedAgents.length ? ` · resumed ${server.resumedAgents.length} agent(s) with runs left waiting` : ''}\n`);
   await options.stopped;
   await server.close();
   return 0;
+}
+
+/** Best effort: a machine without a desktop has no opener, and the printed address still works. */
+function openInBrowser(url: string, stderr: NodeJS.WritableStream): void {
+  const [command, ...args] = process.platform === 'darwin' ? ['open', url] : process.platform === 'win32' ? ['cmd', '/c', 'start', '', url] : ['xdg-open', url];
+  const child = spawn(command!, args, { detached: true, stdio: 'ignore' });
+  child.on('error', () => stderr.write(`cairn serve: could not open a browser (${command} failed); open the chat address above yourself.\n`));
+  child.unref();
 }
 
 function serveFailure(error: unknown, options: ServeCommandOptions): string {
