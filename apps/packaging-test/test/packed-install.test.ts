@@ -54,7 +54,9 @@ describe('the tarballs', () => {
       if (existsSync(join(folder, 'src'))) problems.push(`${tarball.name}: ships src/`);
       const targets = [...exportTargets(manifest.exports), ...Object.values((manifest.bin ?? {}) as Record<string, string>)];
       for (const target of targets) if (!existsSync(join(folder, target))) problems.push(`${tarball.name}: ${target} is not in the tarball`);
-      const types = exportTargets(Object.values((manifest.exports ?? {}) as Record<string, { types?: string }>).map((entry) => entry.types ?? ''));
+      // Every code export has .d.ts types; an asset export (a stylesheet, a page) is a plain path without them.
+      const codeExports = Object.values((manifest.exports ?? {}) as Record<string, string | { types?: string }>).filter((entry) => typeof entry !== 'string' || !/\.(css|html)$/.test(entry));
+      const types = exportTargets(codeExports.map((entry) => (typeof entry === 'string' ? entry : (entry.types ?? ''))));
       if (types.length === 0 || types.some((file) => !file.endsWith('.d.ts'))) problems.push(`${tarball.name}: an export without .d.ts types`);
     }
     expect(problems).toEqual([]);
