@@ -1,21 +1,38 @@
+import type { InteractionUpdate } from '@cairn/core';
 import type { Run } from '@cairn/core/node';
-import { rememberedRuleFor, type WorkspacePermissions } from './workspace-permissions/index.js';
+import { type ApprovalRequest, rememberedRuleFor, type WorkspacePermissions } from './workspace-permissions/index.js';
 
 /**
- * Answer, for one run, the requests a person already allowed always for this workspace. The rule
+ * Answers, for one run, the requests a person already allowed always for this workspace. The rule
  * was remembered after the run's agent was opened, so its permission options do not have it yet;
  * later handles get it as an allow rule (AgentPool.optionsFor). Mode switches are only ever
- * answered here: they are not permission rules.
+ * answered here: they are not permission rules. Fed by the send's `onDelta` (no second read of the
+ * run's log); requests that arrive before `send` returned the run wait for `attach`.
  */
-export function answerRememberedApprovals(run: Run, cwd: string, permissions: WorkspacePermissions): void {
-  const follow = async () => {
-    for await (const { event } of run.storedEvents()) {
-      if (event.kind !== 'update' || event.update.type !== 'approval-requested') continue;
-      const rule = rememberedRuleFor(event.update, cwd);
-      if (!rule || !(await permissions.rules(cwd)).includes(rule)) continue;
-      // Someone may have answered first; that answer stands.
-      await run.approve(event.update.callId, { approved: true, reason: `allowed always in this workspace (${rule})` }).catch(() => undefined);
-    }
+export class RememberedApprovals {
+  private run: Run | undefined;
+  private early: ApprovalRequest[] = [];
+
+  constructor(
+    private readonly cwd: string,
+    private readonly permissions: WorkspacePermissions,
+  ) {}
+
+  readonly onDelta = ({ update }: { update: InteractionUpdate }): void => {
+    if (update.type !== 'approval-requested') return;
+    if (this.run) void this.answer(this.run, update);
+    else this.early.push(update);
   };
-  void follow().catch(() => undefined);
+
+  attach(run: Run): void {
+    this.run = run;
+    for (const request of this.early.splice(0)) void this.answer(run, request);
+  }
+
+  private async answer(run: Run, request: ApprovalRequest): Promise<void> {
+    const rule = rememberedRuleFor(request, this.cwd);
+    if (!rule || !(await this.permissions.rules(this.cwd).catch((): string[] => [])).includes(rule)) return;
+    // Someone may have answered first; that answer stands.
+    await run.approve(request.callId, { approved: true, by: 'api', reason: `allowed always in this workspace (${rule})` }).catch(() => undefined);
+  }
 }

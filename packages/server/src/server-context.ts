@@ -1,11 +1,11 @@
-import type { AgentStore, SDKAgentInfo } from '@cairn/core';
+import type { AgentRecord, AgentStore, SDKAgentInfo } from '@cairn/core';
 import type { AgentApi, CairnAgent, CairnApi, Run } from '@cairn/core/node';
 import type { z } from '@hono/zod-openapi';
 import type { AgentPool } from './agent-pool.js';
 import { notFound } from './http/api-error.js';
 import type { AllowedRoots } from './http/roots.js';
 import type { sendBodySchema } from './http/schemas.js';
-import { answerRememberedApprovals } from './remembered-approvals.js';
+import { RememberedApprovals } from './remembered-approvals.js';
 import type { ResolvedServerOptions } from './server-options.js';
 import type { WorkspacePermissions } from './workspace-permissions/index.js';
 
@@ -23,16 +23,20 @@ export class ServerContext {
     readonly options: ResolvedServerOptions,
   ) {}
 
-  /** The stored agent, or 404 when there is none or its workspace is outside the roots. */
-  async agentInfo(agentId: string): Promise<SDKAgentInfo> {
+  /** The stored agent's row, or 404 when there is none or its workspace is outside the roots. */
+  async agentRecord(agentId: string): Promise<AgentRecord> {
     const record = await this.store.agents.get(agentId);
     if (!record || !this.roots.contains(record.cwd)) throw notFound(`Agent ${agentId}`);
+    return record;
+  }
+
+  async agentInfo(agentId: string): Promise<SDKAgentInfo> {
+    await this.agentRecord(agentId);
     return this.Agent.get(agentId);
   }
 
   async agentHandle(agentId: string): Promise<CairnAgent> {
-    const info = await this.agentInfo(agentId);
-    return this.pool.get(agentId, info.cwd);
+    return this.pool.get(agentId, (await this.agentRecord(agentId)).cwd);
   }
 
   /** The run and its agent's workspace, or 404 as for agents. */
@@ -46,15 +50,17 @@ export class ServerContext {
   /** Send one message; the run goes on whatever happens to the request that started it. */
   async send(agent: CairnAgent, body: SendBody): Promise<Run> {
     const images = body.images?.map((image) => ({ data: image.data, mimeType: image.mimeType }));
+    const remembered = new RememberedApprovals(agent.cwd, this.permissions);
     const run = await agent.send(
       { text: body.text ?? '', ...(images?.length ? { images } : {}) },
       {
         ...(body.mode ? { mode: body.mode } : {}),
         ...(body.model ? { model: body.model } : {}),
         ...(body.approvePlan ? { approvePlan: true } : {}),
+        onDelta: remembered.onDelta,
       },
     );
-    answerRememberedApprovals(run, agent.cwd, this.permissions);
+    remembered.attach(run);
     return run;
   }
 }

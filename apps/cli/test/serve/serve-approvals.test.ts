@@ -88,6 +88,11 @@ describe('cairn serve: approvals', () => {
     const always = await waitingRun(client, 'please touch always.txt');
     expect((await client.post(`/v1/runs/${always.runId}/approvals/${always.pending.callId}`, { decision: 'allow-always' })).status).toBe(200);
     await ended(client, always.runId);
+    // The same agent again: its open handle predates the rule, and the server answers from it.
+    const sameAgent = await client.post(`/v1/agents/${always.agentId}/runs`, { text: 'please touch always.txt' });
+    const repeated = await ended(client, sameAgent.json.id);
+    expect(repeated.status).toBe('finished');
+    expect((await client.get(`/v1/runs/${repeated.id}/approvals`)).json.items[0]).toMatchObject({ status: 'approved', decision: { by: 'api', reason: expect.stringContaining('allowed always') } });
     // The same command again, by a new agent: allowed without a question.
     const again = await client.post('/v1/agents', { model, local: { cwd: workspace }, prompt: { text: 'please touch always.txt' } });
     const run = await ended(client, again.json.run.id);

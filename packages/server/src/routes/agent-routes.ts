@@ -48,7 +48,7 @@ export function agentRoutes(app: OpenAPIHono, ctx: ServerContext): void {
     createRoute({ method: 'delete', path: '/v1/agents/{agentId}', tags, summary: 'Delete an agent', request: { params: agentIdParam }, responses: { 204: { description: 'Deleted' }, ...errorResponses } }),
     async (c) => {
       const { agentId } = c.req.valid('param');
-      await ctx.agentInfo(agentId);
+      await ctx.agentRecord(agentId);
       await ctx.pool.forget(agentId);
       await ctx.Agent.delete(agentId);
       return c.body(null, 204);
@@ -60,7 +60,7 @@ export function agentRoutes(app: OpenAPIHono, ctx: ServerContext): void {
       createRoute({ method: 'post', path: `/v1/agents/{agentId}/${action}`, tags, summary: `${action === 'archive' ? 'Hide the agent from the list' : 'Show an archived agent again'}`, request: { params: agentIdParam }, responses: { 200: jsonResponse(agentInfoSchema, 'The agent'), ...errorResponses } }),
       async (c) => {
         const { agentId } = c.req.valid('param');
-        await ctx.agentInfo(agentId);
+        await ctx.agentRecord(agentId);
         await ctx.Agent[action](agentId);
         return c.json(await ctx.Agent.get(agentId), 200);
       },
@@ -71,7 +71,7 @@ export function agentRoutes(app: OpenAPIHono, ctx: ServerContext): void {
     createRoute({ method: 'get', path: '/v1/agents/{agentId}/usage', tags, summary: 'Tokens and cost per run and in total', request: { params: agentIdParam }, responses: { 200: jsonResponse(anyObject('AgentUsage'), 'The usage'), ...errorResponses } }),
     async (c) => {
       const { agentId } = c.req.valid('param');
-      await ctx.agentInfo(agentId);
+      await ctx.agentRecord(agentId);
       return c.json(await ctx.Agent.getUsage(agentId), 200);
     },
   );
@@ -105,7 +105,7 @@ export function agentRoutes(app: OpenAPIHono, ctx: ServerContext): void {
     async (c) => {
       const { agentId } = c.req.valid('param');
       const query = c.req.valid('query');
-      await ctx.agentInfo(agentId);
+      await ctx.agentRecord(agentId);
       const page = await ctx.Agent.listRuns(agentId, { limit: query.limit ?? 50, ...(query.cursor ? { cursor: query.cursor } : {}) });
       return c.json({ items: await Promise.all(page.items.map(runView)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }, 200);
     },

@@ -1,4 +1,5 @@
 import type { ApprovalRecord } from '@cairn/core';
+import type { Run } from '@cairn/core/node';
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { ApiError, notFound } from '../http/api-error.js';
 import { approvalBodySchema, approvalSchema, listOf, runIdParam } from '../http/schemas.js';
@@ -10,18 +11,15 @@ import { errorResponses, jsonBody, jsonResponse } from './route-helpers.js';
 const tags = ['approvals'];
 
 export function approvalRoutes(app: OpenAPIHono, ctx: ServerContext): void {
-  const records = async (runId: string): Promise<ApprovalRecord[]> => {
-    const { run } = await ctx.run(runId);
-    // A store without an approvals part only knows the pending requests of runs in this process.
-    return ctx.store.approvals ? ctx.store.approvals.list({ runId }) : run.pendingApprovals();
-  };
+  // A store without an approvals part only knows the pending requests of runs in this process.
+  const records = (run: Run): Promise<ApprovalRecord[]> => (ctx.store.approvals ? ctx.store.approvals.list({ runId: run.id }) : run.pendingApprovals());
 
   app.openapi(
     createRoute({
       method: 'get', path: '/v1/runs/{runId}/approvals', tags, summary: 'The requests of the run: pending first, then decided', request: { params: runIdParam },
       responses: { 200: jsonResponse(listOf('ApprovalList', approvalSchema), 'The requests'), ...errorResponses },
     }),
-    async (c) => c.json({ items: orderApprovals(await records(c.req.valid('param').runId)) }, 200),
+    async (c) => c.json({ items: orderApprovals(await records((await ctx.run(c.req.valid('param').runId)).run)) }, 200),
   );
 
   app.openapi(
@@ -34,7 +32,7 @@ export function approvalRoutes(app: OpenAPIHono, ctx: ServerContext): void {
       const { runId, callId } = c.req.valid('param');
       const { decision, reason } = c.req.valid('json');
       const { run, cwd } = await ctx.run(runId);
-      const request = (await records(runId)).find((record) => record.callId === callId);
+      const request = (await records(run)).find((record) => record.callId === callId);
       if (!request) throw notFound(`Approval ${callId} of run ${runId}`);
       if (request.status !== 'pending') throw alreadyDecided(request);
       if (decision === 'allow-always') await remember(ctx, request, cwd);
