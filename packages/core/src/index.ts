@@ -22,6 +22,9 @@ export { type ApproveModeSwitch, approveStoredPlan, type ModeSwitchRequest, mode
 export { findModeTransition, reachableModes } from './registry/mode-transitions.js';
 export type { AgentCatalog, GetAgentMessagesOptions, ListAgentsOptions, ListRunsOptions } from './runtime/agent-catalog.js';
 export type { SDKAgentInfo } from './runtime/agent-info.js';
+export {
+  type BackgroundRunInfo, backgroundRunInfo, type ExecuteQueuedRunOptions, type GitWorkspace, type QueuedRunOutcome, type QueuedSend, type RunDispatcher,
+} from './runtime/background-run.js';
 export type { AgentMessage, ModelConversationMessage } from './runtime/agent-messages.js';
 export type { SDKArtifact } from './runtime/agent-artifacts.js';
 export type { CairnConfigureOptions } from './runtime/cairn-configure.js';

@@ -5,6 +5,7 @@
 export { CairnAgent } from './runtime/agent.js';
 export { type AgentApi, type AgentInfo, type CairnApi, createCairn, type CreateCairnOptions } from './runtime/cairn.js';
 export { Run } from './runtime/run.js';
+export { acquireAgentLease, closeRun, leaseIsStale, newOwnerId } from './runtime/recovery.js';
 // Model-based review of shell, MCP and fetch calls (`local.autoReview`), for hosts that build their own checker.
 export { type AutoReviewCall, type AutoReviewer, type AutoReviewVerdict, createAutoReviewer } from './runtime/auto-review.js';
 // Subagents: the `task` tool's pack (agents bind it to themselves) and the agent-file parser.

@@ -25,9 +25,10 @@ export const Agent = cairn.Agent;
 export const Cairn = cairn.Cairn;
 
 export {
-  AgentBusyError, CairnAgentError, CairnError, CairnSdkError, ConfigurationError, createMemoryStore, createRegistry, defineTool, ProviderError, ToolError,
-  UnsupportedRunOperationError,
+  AgentBusyError, backgroundRunInfo, CairnAgentError, CairnError, CairnSdkError, ConfigurationError, createMemoryStore, createRegistry, defineTool, LeaseLostError,
+  ProviderError, ToolError, UnsupportedRunOperationError,
 } from '@cairn/core';
+export type { ExecuteQueuedRunOptions, GitWorkspace, QueuedRunOutcome, RunDispatcher, RunGitInfo } from '@cairn/core';
 export { CairnAgent, createCairn, Run } from '@cairn/core/node';
 // Runs, stream messages, interaction updates and the conversation, under the reference SDK's names.
 export type {

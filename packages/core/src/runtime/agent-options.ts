@@ -1,3 +1,4 @@
+import type { GitWorkspace, RunDispatcher } from './background-run.js';
 import type { RetryPolicy } from '../model-call/retry-policy.js';
 import type { Registry } from '../registry/registry.js';
 import type { ConversationStep, InteractionUpdate } from '../spec/events/v1/index.js';
@@ -96,6 +97,13 @@ export interface AutoReviewOptions {
 
 export interface AgentOptions {
   model?: ModelSelection | string;
+  /**
+   * Run this agent's sends in the background: each send's run is queued with this dispatcher (for
+   * example `createRunQueue` of `@cairn/workers`) and executed by a worker of any machine sharing
+   * the store; `send()` returns at once with a Run that streams, waits and cancels through the
+   * store. Needs a store shared by the workers (`@cairn/store-postgres`). docs/background-agents.md.
+   */
+  background?: RunDispatcher;
   /** Create the agent under this id instead of a generated `agent-<uuid>` (must not exist yet). */
   agentId?: string;
   /**
@@ -215,6 +223,12 @@ export interface SendOptions {
    * plan in the conversation, `true` changes nothing.
    */
   approvePlan?: boolean;
+  /**
+   * Background agents only: the run works in a clone of this git repository (made by the worker)
+   * instead of the agent's folder, and its changes are committed and pushed to a branch, reported
+   * as `run.git` (docs/background-agents.md).
+   */
+  workspace?: { git: GitWorkspace };
 }
 
 /** The reference SDK's name for the `local` options. */

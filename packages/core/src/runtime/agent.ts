@@ -29,7 +29,7 @@ import { buildRunPlan, type RunBook, type RunPlanAgent } from './agent-run-plan.
 import { finishRun } from './run-finish.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import { assertMode, assertSupportedOptions, checkAgentOptions, freshAgentId } from './agent-option-checks.js';
-import { recoverInterruptedRuns } from './recovery.js';
+import { closeRun, recoverInterruptedRuns } from './recovery.js';
 import { failedRunResult, recordTurnUsage } from './run-record-updates.js';
 import { agentRuntimeFor } from './agent-registry.js';
 import { resolveAgentStore } from './agent-store-choice.js';
@@ -39,6 +39,8 @@ import { agentTurnQueue, type AgentTurnQueue } from './agent-turn-queue.js';
 import { runMessage, runStartEvents } from './run-start-events.js';
 import { listAgentArtifacts, readAgentArtifact, type SDKArtifact } from './agent-artifacts.js';
 import { AgentSubagents, type SubagentLink } from './agent-subagents.js';
+import { type ExecuteQueuedRunOptions, type QueuedRunOutcome, type QueuedSend, assertBackgroundSend, assertGitWorkspace, backgroundRunInfo, withBackgroundInfo } from './background-run.js';
+import { type RunControl, handedBack, queuedRunOutcome, resumedNotice, unfinishedToolEvents } from './queued-run-steps.js';
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
 export class CairnAgent {
@@ -170,12 +172,7 @@ export class CairnAgent {
     if (this.closed) throw new ConfigurationError('This agent was closed. Resume it with Agent.resume(agentId) to send again.');
     assertSupportedOptions(options, 'send');
     assertMcpServers(this.runtime.registry, options.mcpServers, 'send');
-    if (options.model) {
-      const selection = normalizeModelSelection(options.model);
-      this.resolved = resolveModelSelection(this.runtime.registry, selection, this.options);
-      this.selection = selection;
-      this.shownSelection = selection;
-    }
+    if (options.model) this.useModel(options.model);
     const runMode = options.mode ?? this.currentMode;
     assertMode(this.runtime, runMode);
     // Tools that replace the agent's for this run are checked now: a bad one is an error of send(), not a failed run.
@@ -184,6 +181,7 @@ export class CairnAgent {
     if (!userMessage.text?.trim() && !userMessage.images?.length) throw new ConfigurationError('send() needs a non-empty message.');
     const runId = newId('run');
     const runSelection = this.runSelection();
+    if (this.options.background) return this.sendToQueue(runId, userMessage, runMode, options);
     await this.turns.admit(runId, options.local?.force === true, this.record);
     const now = Date.now();
     const record: RunRecord = {
@@ -217,6 +215,122 @@ export class CairnAgent {
   }
 
   /**
+   * A send of a background agent: the run's record (with what a worker needs to run it) goes into
+   * the store and the run into the dispatcher's queue; the returned Run follows it through the store.
+   */
+  private async sendToQueue(runId: string, userMessage: UserMessage, runMode: string, options: SendOptions): Promise<Run> {
+    assertBackgroundSend(options as Record<string, unknown>);
+    if (options.workspace !== undefined) assertGitWorkspace(options.workspace);
+    const send: QueuedSend = {
+      text: userMessage.text,
+      ...(userMessage.images?.length ? { images: userMessage.images } : {}),
+      ...(options.mode ? { mode: options.mode } : {}),
+      ...(options.model ? { model: this.selection } : {}),
+      ...(options.approvePlan !== undefined ? { approvePlan: options.approvePlan } : {}),
+      ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+    };
+    const now = Date.now();
+    const selection = this.runSelection();
+    const record: RunRecord = {
+      runId, agentId: this.agentId, requestId: globalThis.crypto.randomUUID(), status: 'running', mode: runMode, model: this.resolved.id,
+      ...(selection.params ? { modelParams: selection.params } : {}),
+      prompt: userMessage.text, createdAt: now, updatedAt: now, checkpointBefore: this.record.checkpointRoot,
+      metadata: withBackgroundInfo(undefined, { queuedAt: now, send, ...(options.workspace ? { workspace: options.workspace } : {}) }),
+    };
+    await this.store.runs.create(record);
+    try {
+      await (this.options.background as NonNullable<AgentOptions['background']>).dispatch({ runId, agentId: this.agentId });
+    } catch (error) {
+      await closeRun(this.store, record, 'error', { message: `The run could not be queued: ${error instanceof Error ? error.message : String(error)}`, code: 'dispatch_failed' });
+      throw error;
+    }
+    return new Run(this.store, record);
+  }
+
+  /**
+   * The worker side of a background run (docs/background-agents.md): take the agent's lease, then
+   * run the queued send, continue a run a stopped worker left from its last complete step, or end
+   * a run whose cancel nobody could act on. The outcome tells the worker what to do with its job.
+   */
+  async executeQueuedRun(runId: string, options: ExecuteQueuedRunOptions = {}): Promise<QueuedRunOutcome> {
+    const queued = await this.store.runs.get(runId);
+    if (!queued || queued.agentId !== this.agentId) throw new ConfigurationError(`Agent ${this.agentId} has no run ${runId} in the store.`);
+    if (queued.status !== 'running') return { kind: 'already-ended', status: queued.status };
+    if (!backgroundRunInfo(queued)) throw new ConfigurationError(`Run ${runId} was not queued: it runs in the process it was sent from.`);
+    const controller = new AbortController();
+    const handBack = options.handBack;
+    if (handBack?.aborted) return { kind: 'handed-back' };
+    handBack?.addEventListener('abort', () => controller.abort(), { once: true });
+    await this.turns.admit(runId, false, this.record);
+    return queuedRunOutcome(this.turns.enqueue(runId, controller, () => this.runQueued(runId, controller, options)));
+  }
+
+  private async runQueued(runId: string, controller: AbortController, options: ExecuteQueuedRunOptions): Promise<QueuedRunOutcome> {
+    const current = await this.store.runs.get(runId);
+    const info = current && backgroundRunInfo(current);
+    if (!current || !info || current.status !== 'running') return { kind: 'already-ended', status: current?.status === 'running' || !current ? 'error' : current.status };
+    this.record = (await this.store.agents.get(this.agentId)) ?? this.record;
+    const log = new RunEventLog(this.store.runEvents, runId);
+    if (current.metadata?.cancelRequested === true) {
+      const ended = await closeRun(this.store, current, 'cancelled', { message: 'The run was cancelled before it started.', code: 'cancelled' });
+      return { kind: 'ended', result: new Run(this.store, ended).toResult() };
+    }
+    const logged = (await this.store.runEvents.list(runId, { limit: 1 })).events.length > 0;
+    const now = Date.now();
+    const attempts = (info.attempts ?? 0) + 1;
+    const started = await this.store.runs.update(runId, {
+      owner: this.runtime.owner, updatedAt: now, ...(logged ? {} : { checkpointBefore: this.record.checkpointRoot }),
+      metadata: withBackgroundInfo(current.metadata, { ...info, startedAt: info.startedAt ?? now, attempts }),
+    });
+    if (info.send.model) this.useModel(info.send.model);
+    let resolveDone!: (result: RunResult) => void;
+    const done = new Promise<RunResult>((resolve) => (resolveDone = resolve));
+    const run = new Run(this.store, started, { log, cancel: () => controller.abort(), done });
+    const control: RunControl = { ...(options.handBack ? { handBack: options.handBack } : {}), ...(options.finalize ? { finalize: options.finalize } : {}) };
+    const send = { ...(info.send.mode ? { mode: info.send.mode } : {}), ...(info.send.approvePlan !== undefined ? { approvePlan: info.send.approvePlan } : {}), ...(info.send.maxSteps !== undefined ? { maxSteps: info.send.maxSteps } : {}) };
+    const message = { text: info.send.text, ...(info.send.images ? { images: info.send.images } : {}) };
+    try {
+      if (logged) await log.append([resumedNotice(this.agentId, runId, attempts)]);
+      const result = waitingMarker(started)
+        ? await this.executeResumed(run, started, log, controller, control)
+        : logged && this.record.checkpointRoot !== started.checkpointBefore
+          ? await this.executeInterrupted(run, started, log, controller, control)
+          : await this.execute(run, started, log, controller, message, info.send.mode ?? started.mode, send, { ...control, openingLogged: logged });
+      resolveDone(result);
+      return { kind: 'ended', result };
+    } catch (error) {
+      if (error === handedBack) return { kind: 'handed-back' };
+      throw error;
+    }
+  }
+
+  /**
+   * Continue a background run whose worker stopped after a complete step: the saved conversation
+   * (unanswered tool calls get aborted results, in the conversation and in the log) goes on at the next step.
+   */
+  private async executeInterrupted(run: Run, record: RunRecord, log: RunEventLog, controller: AbortController, control: RunControl): Promise<RunResult> {
+    const book: RunBook = { record, fileChanges: Promise.resolve() };
+    const warnings = new RunWarnings(runMessage(this.agentId, run.id), 'mcp');
+    const stopHeartbeat = await this.turns.lease.keepAlive(run.id, controller);
+    try {
+      const snapshot = await loadConversation(this.store.checkpoints, this.record.checkpointRoot);
+      const messages = repairConversation(snapshot.messages).messages;
+      const state: Record<string, unknown> = { ...snapshot.state };
+      const { events, step } = await unfinishedToolEvents(this.store.runEvents, run.id, this.agentId);
+      await log.append(events);
+      const checkpointer = this.checkpointerFor(messages, snapshot.mode);
+      const settings = await loadSendSettingsOrError(this.options, this.record.cwd, this.runtime.registry.modes(), this.runtime.registry.mcp() !== undefined);
+      const outcome: RunOutcome = settings.error
+        ? { status: 'error', result: '', messages, mode: snapshot.mode, error: { message: settings.error.message, code: settings.error.code ?? 'configuration_error' } }
+        : await executeRun(buildRunPlan(this.planSource(), { run, book, log, controller, options: {}, settings: settings.value, checkpointer, tools: await this.runTools({}, warnings.opened(snapshot.mode, log), controller.signal), state, mode: snapshot.mode, messages, resume: { step, ...(record.usage ? { usage: record.usage } : {}) } }));
+      return await this.finishRun(run, book, log, outcome, state, checkpointer, record.createdAt, snapshot.mode, control);
+    } finally {
+      warnings.end();
+      stopHeartbeat();
+    }
+  }
+
+  /**
    * Approve the plan proposed in plan mode and run it: the plan's steps become the todo list and the
    * run (and later sends) use the approval target mode, agent for the built-in plan mode.
    */
@@ -224,7 +338,7 @@ export class CairnAgent {
     return this.send(message, { ...options, approvePlan: true });
   }
 
-  private async execute(run: Run, initial: RunRecord, log: RunEventLog, controller: AbortController, userMessage: UserMessage, requestedRunMode: string, options: SendOptions): Promise<RunResult> {
+  private async execute(run: Run, initial: RunRecord, log: RunEventLog, controller: AbortController, userMessage: UserMessage, requestedRunMode: string, options: SendOptions, control: RunControl = {}): Promise<RunResult> {
     let runMode = requestedRunMode;
     const started = Date.now();
     const book: RunBook = { record: { ...initial, checkpointBefore: (await this.store.agents.get(this.agentId))?.checkpointRoot ?? this.record.checkpointRoot }, fileChanges: Promise.resolve() };
@@ -273,7 +387,8 @@ export class CairnAgent {
         ...(modeChange ? { modeChange } : {}),
         ...(decided.approval ? { approvalUpdate: decided.approval.update } : {}),
       });
-      const opening = [...startEvents, ...warnings.open(mode.id, log, options.onDelta), ...hookWarnings.open(mode.id, log, options.onDelta)];
+      // A background run a stopped worker began has its opening in the log already.
+      const opening = [...(control.openingLogged ? [] : startEvents), ...warnings.open(mode.id, log, options.onDelta), ...hookWarnings.open(mode.id, log, options.onDelta)];
       await log.append(opening);
       // The opening updates (user-message-appended, a mode change, MCP warnings) reach onDelta like every later one.
       for (const event of opening) if (event.kind === 'update') await options.onDelta?.({ update: event.update });
@@ -283,7 +398,7 @@ export class CairnAgent {
         : (hookRunOutcome(hooks, history, mode.id) ?? (controller.signal.aborted
           ? { status: 'cancelled', result: '', messages: [...history, user], mode: mode.id, error: { message: 'The run was cancelled.', code: 'cancelled' } }
           : await executeRun(buildRunPlan(this.planSource(hooks.hooks), { run, book, log, controller, options, settings: settings.value, checkpointer, tools, state, mode: mode.id, messages: [...history, user] }))));
-      return await this.finishRun(run, book, log, outcome, state, checkpointer, started, mode.id);
+      return await this.finishRun(run, book, log, outcome, state, checkpointer, started, mode.id, control);
     } finally {
       warnings.end();
       hookWarnings.end();
@@ -307,7 +422,7 @@ export class CairnAgent {
     return run;
   }
 
-  private async executeResumed(run: Run, waiting: RunRecord, log: RunEventLog, controller: AbortController): Promise<RunResult> {
+  private async executeResumed(run: Run, waiting: RunRecord, log: RunEventLog, controller: AbortController, control: RunControl = {}): Promise<RunResult> {
     const started = waiting.createdAt;
     const book: RunBook = { record: waiting, fileChanges: Promise.resolve() };
     const warnings = new RunWarnings(runMessage(this.agentId, run.id), 'mcp');
@@ -328,7 +443,7 @@ export class CairnAgent {
         : settings.error
           ? { status: 'error', result: '', messages: repairConversation(snapshot.messages).messages, mode: point.mode, error: { message: settings.error.message, code: settings.error.code ?? 'configuration_error' } }
           : hookRunOutcome(hooks, point.messages, point.mode) ?? await executeRun(buildRunPlan(this.planSource(hooks.hooks), { run, book, log, controller, options: {}, settings: settings.value, checkpointer, tools: await this.runTools({}, warnings.opened(point.mode, log), controller.signal), state, mode: point.mode, messages: point.messages, resume: point.resume }));
-      return await this.finishRun(run, book, log, outcome, state, checkpointer, started, point?.mode ?? snapshot.mode);
+      return await this.finishRun(run, book, log, outcome, state, checkpointer, started, point?.mode ?? snapshot.mode, control);
     } finally {
       warnings.end();
       hookWarnings.end();
@@ -378,9 +493,15 @@ export class CairnAgent {
   }
 
   /** End a run (run-finish.ts); the agent row moves to the run's final checkpoint first. */
-  private finishRun(run: Run, book: RunBook, log: RunEventLog, outcome: RunOutcome, state: Record<string, unknown>, checkpointer: ConversationCheckpointer, started: number, startMode: string): Promise<RunResult> {
+  private async finishRun(run: Run, book: RunBook, log: RunEventLog, outcome: RunOutcome, state: Record<string, unknown>, checkpointer: ConversationCheckpointer, started: number, startMode: string, control: RunControl = {}): Promise<RunResult> {
+    // Handed back: stop as a stopped process would, with the last complete step's checkpoint and no final status.
+    if (control.handBack?.aborted) {
+      await checkpointer.settled();
+      await log.flush();
+      throw handedBack;
+    }
     const withChildren = this.subagents.withChildUsage(run.id, outcome);
-    return finishRun({ store: this.store, run, book, log, ...withChildren, state, checkpointer, started, approvals: this.approvals.channel }, async (root) => {
+    return finishRun({ store: this.store, run, book, log, ...withChildren, state, checkpointer, started, approvals: this.approvals.channel, ...(control.finalize ? { finalize: control.finalize } : {}) }, async (root) => {
       // A mode the run switched to stays the agent's; a mode given for this send only does not.
       if (outcome.mode !== startMode) this.currentMode = outcome.mode;
       this.record = await this.store.agents.update(this.agentId, { checkpointRoot: root, mode: this.currentMode, model: this.selection, updatedAt: Date.now() });
@@ -394,6 +515,14 @@ export class CairnAgent {
 
   private modeDefinition(id: string): ModeDefinition {
     return assertMode(this.runtime, id);
+  }
+
+  /** A send's model override: it stays the agent's for later sends. */
+  private useModel(model: ModelSelection | string): void {
+    const selection = normalizeModelSelection(model);
+    this.resolved = resolveModelSelection(this.runtime.registry, selection, this.options);
+    this.selection = selection;
+    this.shownSelection = selection;
   }
 
   /** The model a run uses as run.model shows it: the concrete id with the selection's params. */

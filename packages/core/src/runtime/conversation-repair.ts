@@ -1,4 +1,5 @@
 import type { ModelMessage, ToolResultPart } from '../spec/language-model/v1/index.js';
+import { interruptedToolText } from './background-run.js';
 
 /**
  * Make a loaded conversation well-formed for every provider: each assistant tool call is answered
@@ -21,7 +22,7 @@ export function repairConversation(messages: ModelMessage[]): { messages: ModelM
         type: 'tool-result',
         toolCallId: call.toolCallId,
         toolName: call.toolName,
-        output: { type: 'error-text', value: 'This tool call was interrupted (the process running the agent stopped) and did not complete. Check its effects before retrying it.' },
+        output: { type: 'error-text', value: interruptedToolText },
       }));
     if (missing.length === 0) continue;
     repaired += missing.length;

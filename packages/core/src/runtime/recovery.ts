@@ -1,4 +1,5 @@
 import { sdkStatusOf } from './status-message.js';
+import { backgroundRunInfo } from './background-run.js';
 import { hostname } from 'node:os';
 import type { RunStatus } from '../spec/events/v1/index.js';
 import type { AgentLease, AgentRecord, AgentStore, LeaseResult, RunRecord } from '../spec/store/v1/index.js';
@@ -44,7 +45,8 @@ export function leaseIsStale(lease: AgentLease | null | undefined, now = Date.no
  */
 export async function acquireAgentLease(store: AgentStore, agentId: string, lease: AgentLease, force: boolean): Promise<LeaseResult & { forcedFrom?: AgentLease }> {
   const before = force ? (await store.agents.get(agentId))?.lease : undefined;
-  const result = await store.agents.acquireLease(agentId, lease, { force, now: Date.now() });
+  // No `now`: the store decides expiry on its own clock (the database's, for a shared one).
+  const result = await store.agents.acquireLease(agentId, lease, { force });
   if (result.acquired) return before && before.owner !== lease.owner && !leaseIsStale(before) ? { acquired: true, forcedFrom: before } : result;
   if (!ownerIsGone(result.holder.owner)) return result;
   return store.agents.acquireLease(agentId, lease, { now: result.holder.expiresAt });
@@ -93,7 +95,8 @@ export async function recoverInterruptedRuns(
   const adopted = new Set<string>();
   for (;;) {
     const page = await store.runs.list(agent.agentId, { status: 'running', limit: 100 });
-    const others = page.items.filter((run) => run.runId !== exceptRunId && run.owner !== owner && !asked.has(run.runId));
+    // Background runs belong to their queue: a worker resumes them after a crash (background-run.ts).
+    const others = page.items.filter((run) => run.runId !== exceptRunId && run.owner !== owner && !asked.has(run.runId) && !backgroundRunInfo(run));
     for (const run of others) {
       if (adopt?.(run)) {
         asked.add(run.runId);

@@ -148,7 +148,7 @@ export function isFinalRunEvent(event: RunEvent): boolean {
 export async function* tailRunEvents(
   store: RunEventsStore,
   runId: string,
-  options: { isDone(): Promise<boolean> | boolean; waitForMore(): Promise<void>; pageSize?: number; afterOffset?: number },
+  options: { isDone(): Promise<boolean> | boolean; waitForMore(afterOffset: number): Promise<void>; pageSize?: number; afterOffset?: number },
 ): AsyncGenerator<StoredRunEvent> {
   let afterOffset = options.afterOffset ?? 0;
   let sawFinal = false;
@@ -162,6 +162,6 @@ export async function* tailRunEvents(
     afterOffset = page.nextOffset;
     if (page.events.length > 0) continue;
     if (doneBefore) return;
-    await options.waitForMore();
+    await options.waitForMore(afterOffset);
   }
 }

@@ -1,4 +1,5 @@
-import type { AgentStore } from '../spec/store/v1/index.js';
+import type { AgentStore, RunGitInfo } from '../spec/store/v1/index.js';
+import type { ExecuteQueuedRunOptions } from './background-run.js';
 import type { RunBook } from './agent-run-plan.js';
 import type { ApprovalChannel } from './approval-channel.js';
 import type { ConversationCheckpointer } from './conversation-checkpoint.js';
@@ -22,6 +23,8 @@ export interface FinishingRun {
   checkpointer: ConversationCheckpointer;
   started: number;
   approvals: ApprovalChannel;
+  /** A background run's last word before its final status (a git workspace's push): background-run.ts. */
+  finalize?: ExecuteQueuedRunOptions['finalize'];
 }
 
 /**
@@ -29,9 +32,23 @@ export interface FinishingRun {
  * agent's pointer after it) and `moveAgent` to it, open approvals denied, the final status event,
  * then the record. In that order a reader that sees the record ended finds the final event too.
  */
+/** The outcome after `finalize` (a failing one ends the run `error` with its message), and what it reported. */
+async function finalized(finishing: FinishingRun): Promise<{ outcome: RunOutcome; git?: RunGitInfo }> {
+  const { outcome, finalize } = finishing;
+  if (!finalize) return { outcome };
+  try {
+    const reported = await finalize({ status: outcome.status });
+    return { outcome, ...(reported?.git ? { git: reported.git } : {}) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { outcome: { ...outcome, status: 'error', error: { message, code: (error as { code?: string })?.code ?? 'finalize_failed' } } };
+  }
+}
+
 export async function finishRun(finishing: FinishingRun, moveAgent: (root: string) => Promise<void>): Promise<RunResult> {
-  const { store, run, book, log, outcome } = finishing;
+  const { store, run, book, log } = finishing;
   await finishing.checkpointer.settled();
+  const { outcome, git } = await finalized(finishing);
   const root = await finishing.checkpointer.save(outcome.messages, finishing.state, outcome.mode);
   await moveAgent(root);
   for (const record of await finishing.approvals.store.list({ runId: run.id, status: 'pending' })) {
@@ -53,6 +70,7 @@ export async function finishRun(finishing: FinishingRun, moveAgent: (root: strin
     mode: outcome.mode,
     metadata: { ...metadata, ...subagentUsageMetadata(finishing.subagentUsage ?? []) },
     ...(book.record.fileChanges ? { fileChanges: book.record.fileChanges } : {}),
+    ...(git ? { git } : {}),
   });
   run.updateRecord(book.record);
   log.wakeAll();

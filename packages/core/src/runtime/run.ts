@@ -7,7 +7,8 @@ import type { ModelSelection } from '../spec/provider/v1/index.js';
 import type { AgentStore, RunRecord, StoredRunEvent } from '../spec/store/v1/index.js';
 import type { RunEventLog } from './run-event-log.js';
 import { tailRunEvents } from './run-event-log.js';
-import { closeRun, interruptedError, leaseIsStale } from './recovery.js';
+import { acquireAgentLease, closeRun, interruptedError, leaseIsStale, newOwnerId } from './recovery.js';
+import { backgroundRunInfo } from './background-run.js';
 import { conversationFromEvents } from './sdk-messages.js';
 
 export interface RunError {
@@ -160,8 +161,15 @@ export class Run {
     yield* tailRunEvents(this.store.runEvents, this.id, {
       ...(options.afterOffset === undefined ? {} : { afterOffset: options.afterOffset }),
       isDone: live ? () => this.record.status !== 'running' : async () => (await this.refreshOrSettle()) !== 'running',
-      waitForMore: live ? () => live.log.waitForAppend(1_000) : () => new Promise((resolve) => setTimeout(resolve, pollIntervalMs)),
+      waitForMore: live ? () => live.log.waitForAppend(1_000) : (afterOffset) => this.waitForOtherProcess(afterOffset),
     });
+  }
+
+  /** A run executed by another process: woken by the store's notifications where it has them, else polled. */
+  private waitForOtherProcess(afterOffset: number): Promise<void> {
+    const notified = this.store.runEvents.waitForAppend;
+    if (notified) return notified.call(this.store.runEvents, this.id, afterOffset, { timeoutMs: 1_000 });
+    return new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
   }
 
   async wait(): Promise<RunResult> {
@@ -247,6 +255,7 @@ export class Run {
    */
   private async refreshOrSettle(status: 'cancelled' | 'error' = 'error'): Promise<RunStatus> {
     if ((await this.refresh()) !== 'running') return this.record.status;
+    if (backgroundRunInfo(this.record)) return this.settleQueuedCancel();
     const agent = await this.store.agents.get(this.agentId);
     const lease = agent?.lease;
     const abandoned = !agent || leaseIsStale(lease) || (this.record.owner !== undefined && lease?.owner !== this.record.owner);
@@ -255,6 +264,28 @@ export class Run {
     if (!latest || latest.status !== 'running') return this.refresh();
     const cancelled = status === 'cancelled' || latest.metadata?.cancelRequested === true;
     this.updateRecord(await closeRun(this.store, latest, cancelled ? 'cancelled' : 'error', cancelled ? { message: 'The run was cancelled.', code: 'cancelled' } : interruptedError));
+    return this.record.status;
+  }
+
+  /**
+   * A background run belongs to its queue: after a worker dies another one resumes it, so a reader
+   * never closes it as interrupted. Only a cancel asked while no process holds the agent ends it
+   * here — under the agent's lease (taken for this run), so a worker starting it at the same moment
+   * either holds the lease first (and ends it itself) or finds it ended.
+   */
+  private async settleQueuedCancel(): Promise<RunStatus> {
+    if (this.record.metadata?.cancelRequested !== true) return 'running';
+    const agent = await this.store.agents.get(this.agentId);
+    if (agent?.lease && !leaseIsStale(agent.lease)) return 'running';
+    const lease = { runId: this.id, owner: newOwnerId(), expiresAt: Date.now() + 30_000 };
+    if (!(await acquireAgentLease(this.store, this.agentId, lease, false)).acquired) return 'running';
+    try {
+      const latest = await this.store.runs.get(this.id);
+      if (latest?.status === 'running') this.updateRecord(await closeRun(this.store, latest, 'cancelled', { message: 'The run was cancelled before a worker ran it to the end.', code: 'cancelled' }));
+      else if (latest) this.updateRecord(latest);
+    } finally {
+      await this.store.agents.releaseLease(this.agentId, this.id);
+    }
     return this.record.status;
   }
 

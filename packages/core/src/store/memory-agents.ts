@@ -45,7 +45,7 @@ export function createMemoryAgentsStore(agents: MemoryAgents = new Map()): Agent
     },
     async acquireLease(agentId, lease, options = {}): Promise<LeaseResult> {
       const record = require(agentId);
-      if (!canTakeLease(record.lease, lease.runId, options.now ?? Date.now(), options.force === true)) {
+      if (!canTakeLease(record.lease, lease, options.now ?? Date.now(), options.force === true)) {
         return { acquired: false, holder: copyRecord(record.lease as AgentLease) };
       }
       record.lease = copyRecord(lease);

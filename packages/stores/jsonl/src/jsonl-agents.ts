@@ -50,7 +50,7 @@ export function createJsonlAgentsStore(state: JsonlState): AgentsStore {
       const record = existing(agentId);
       const held = record.lease;
       const now = options.now ?? Date.now();
-      if (!(options.force === true || held === null || held.expiresAt <= now || held.runId === lease.runId)) {
+      if (!(options.force === true || held === null || held.expiresAt <= now || (held.runId === lease.runId && held.owner === lease.owner))) {
         return { acquired: false, holder: jsonCopy(held) };
       }
       const updated = { ...record, lease: jsonCopy(lease) };

@@ -85,7 +85,7 @@ export function createSqliteAgentsStore(database: Database.Database, path: strin
   const deleteOne = database.prepare('DELETE FROM agents WHERE agent_id = ?');
   const takeLease = database.prepare(
     `UPDATE agents SET lease_run_id = @runId, lease_owner = @owner, lease_expires_at = @expiresAt
-     WHERE agent_id = @agentId AND (@force = 1 OR lease_run_id IS NULL OR lease_expires_at <= @now OR lease_run_id = @runId)`,
+     WHERE agent_id = @agentId AND (@force = 1 OR lease_run_id IS NULL OR lease_expires_at <= @now OR (lease_run_id = @runId AND lease_owner = @owner))`,
   );
   const renew = database.prepare('UPDATE agents SET lease_expires_at = ? WHERE agent_id = ? AND lease_run_id = ?');
   const release = database.prepare(

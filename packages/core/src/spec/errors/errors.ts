@@ -14,6 +14,32 @@ export class ConfigurationError extends CairnError {
   }
 }
 
+const leaseLostBrand = Symbol.for('cairn.error.LeaseLostError');
+/**
+ * A write came from a process whose lease on the agent was taken over (it was paused or cut off
+ * past the lease's expiry, and another process now runs the agent). A store that fences writes
+ * rejects every write of the old holder with this error, so a stale worker cannot change a run
+ * another worker took over. Not retryable: the writer must stop.
+ */
+export class LeaseLostError extends CairnError {
+  readonly [leaseLostBrand] = true;
+  readonly agentId: string;
+  readonly runId: string;
+  constructor(agentId: string, runId: string, options: CairnErrorOptions = {}) {
+    super(
+      `The lease on agent ${agentId} for run ${runId} was taken over by another process; this process may no longer write to the run. ` +
+        'It was paused or cut off for longer than the lease lasts (see docs/background-agents.md).',
+      { code: 'lease_lost', isRetryable: false, ...options },
+    );
+    this.name = 'LeaseLostError';
+    this.agentId = agentId;
+    this.runId = runId;
+  }
+  static override isInstance(value: unknown): value is LeaseLostError {
+    return hasBrand(value, leaseLostBrand);
+  }
+}
+
 const agentBusyBrand = Symbol.for('cairn.error.AgentBusyError');
 /**
  * Another process holds a live run of this agent. Not retryable at once (`isRetryable: false`): the

@@ -33,6 +33,15 @@ export function leaseSuite(subject: StoreUnderTest): void {
       expect((await agents().get('agent-lease'))?.lease?.runId).toBe('run-2');
     });
 
+    it('the same run from another process is another holder until the lease expires', async () => {
+      await withAgent();
+      await agents().acquireLease('agent-lease', lease('run-1'), { now });
+      const resumer: AgentLease = { runId: 'run-1', owner: 'process-resumer', expiresAt: now + 60_000 };
+      expect(await agents().acquireLease('agent-lease', resumer, { now: now + 1000 })).toEqual({ acquired: false, holder: lease('run-1') });
+      expect(await agents().acquireLease('agent-lease', resumer, { now: now + 30_000 })).toEqual({ acquired: true });
+      expect((await agents().get('agent-lease'))?.lease).toEqual(resumer);
+    });
+
     it('takes a held lease with force', async () => {
       await withAgent();
       await agents().acquireLease('agent-lease', lease('run-1'), { now });

@@ -69,8 +69,8 @@ export interface SDKToolUseMessage extends SDKMessageBase {
 /** The reference SDK's lifecycle values; a local run is never `CREATING` or `EXPIRED`. */
 export type SDKStatus = 'CREATING' | 'RUNNING' | 'FINISHED' | 'ERROR' | 'CANCELLED' | 'EXPIRED';
 
-/** Cairn: what happened inside a `RUNNING` run when a status message reports it. */
-export type SDKStatusPhase = 'mode-changed' | 'retrying' | 'compacting' | 'awaiting-approval';
+/** Cairn: what happened inside a `RUNNING` run when a status message reports it (`resumed`: a worker took over a background run a stopped one left). */
+export type SDKStatusPhase = 'mode-changed' | 'retrying' | 'compacting' | 'awaiting-approval' | 'resumed';
 
 export interface SDKStatusMessage extends SDKMessageBase {
   type: 'status';

@@ -121,7 +121,14 @@ export interface RunRecord {
   fileChanges?: FileChangeRecord[];
   /** Process that executes the run (for crash recovery). */
   owner?: string;
+  /** Branches a background run pushed (a run on a git workspace, docs/background-agents.md). */
+  git?: RunGitInfo;
   metadata?: JSONObject;
+}
+
+/** Where a run's changes went: the branch it pushed, per repository (the reference's RunGitInfo). */
+export interface RunGitInfo {
+  branches: Array<{ repoUrl: string; branch?: string; prUrl?: string }>;
 }
 
 export interface RunsStore {
@@ -143,6 +150,13 @@ export interface RunEventsStore {
   append(runId: string, events: RunEvent[]): Promise<{ lastOffset: number }>;
   /** Events with offset > afterOffset (default 0), oldest first. `nextOffset` is the afterOffset for the next page. */
   list(runId: string, options?: { afterOffset?: number; limit?: number }): Promise<{ events: StoredRunEvent[]; nextOffset: number }>;
+  /**
+   * Optional: resolve when the run's log may have events past `afterOffset` (another process
+   * appended, or the store lost and regained its notification channel), or after `timeoutMs`, or
+   * when `signal` aborts. A hint, never a promise of new events: readers list again after it.
+   * Readers of a run executed elsewhere wait on it instead of polling (Postgres: LISTEN/NOTIFY).
+   */
+  waitForAppend?(runId: string, afterOffset: number, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
 }
 
 /** A complete store: four small interfaces (and optional approvals), which `composeStore` can take from different backends. */
