@@ -1,0 +1,23 @@
+import { ConfigurationError } from '@cairn/core';
+import pg, { type Pool } from 'pg';
+
+/** Where a queue or a worker connects: a connection string (it opens and closes its own pool) or a pool of the caller's. */
+export interface PoolChoice {
+  /** `postgres://user:password@host:5432/database`. Give this or `pool`. */
+  connectionString?: string;
+  /** A pg Pool to use (it stays open after `close()`). Give this or `connectionString`. */
+  pool?: Pool;
+}
+
+export function openPool(choice: PoolChoice, applicationName: string, max?: number): { pool: Pool; close: () => Promise<void> } {
+  if (choice.pool !== undefined && choice.connectionString !== undefined) throw new ConfigurationError('Pass either connectionString or pool, not both.');
+  if (choice.pool !== undefined) return { pool: choice.pool, close: async () => {} };
+  if (typeof choice.connectionString !== 'string' || choice.connectionString === '') {
+    throw new ConfigurationError('A Postgres connectionString (postgres://user:password@host:5432/database) or a pool is required.');
+  }
+  const pool = new pg.Pool({ connectionString: choice.connectionString, application_name: applicationName, ...(max ? { max } : {}) });
+  // An idle connection the server closes emits 'error' on the pool; unhandled it would end the
+  // process. The pool drops that connection and the next query opens a new one.
+  pool.on('error', () => {});
+  return { pool, close: () => pool.end() };
+}
