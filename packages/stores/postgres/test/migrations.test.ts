@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import type { CairnError } from '@cairn/core';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { createPostgresStore, currentSchemaVersion } from '../src/index.js';
