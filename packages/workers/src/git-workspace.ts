@@ -36,9 +36,19 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * Clone (first run of the agent in this workDir) or fetch (later runs) the repository into
  * `<workDir>/<agentId>` and check out the agent's branch: where the remote has it already (an
  * earlier run pushed it), else at `ref`, else at the remote's HEAD. The tree is reset and cleaned,
- * so a run starts from exactly what the remote holds.
+ * so a run starts from exactly what the remote holds (unless `resume` keeps it).
  */
-export async function prepareGitWorkspace(options: { workDir: string; agentId: string; git: GitWorkspace; signal?: AbortSignal }): Promise<PreparedGitWorkspace> {
+export async function prepareGitWorkspace(options: {
+  workDir: string;
+  agentId: string;
+  git: GitWorkspace;
+  /**
+   * The run was started before (a worker stopped mid-run): a clone here already on the branch keeps
+   * its working tree, so the files match the conversation the run resumes from.
+   */
+  resume?: boolean;
+  signal?: AbortSignal;
+}): Promise<PreparedGitWorkspace> {
   const { repoUrl } = options.git;
   const branch = options.git.branch ?? `cairn/${options.agentId}`;
   const cwd = join(options.workDir, workspaceFolderName(options.agentId));
@@ -46,12 +56,14 @@ export async function prepareGitWorkspace(options: { workDir: string; agentId: s
   if (!(await gitTest(['check-ref-format', '--branch', branch]).catch(() => false))) {
     throw new GitWorkspaceError(`"${branch}" is not a valid git branch name; pass workspace.git.branch.`);
   }
+  let config: string;
   try {
-    await cloneOrFetch(repoUrl, cwd, options.workDir, signal);
+    config = await cloneOrFetch(repoUrl, cwd, options.workDir, signal);
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new GitWorkspaceError(`Could not fetch ${maskCredentials(repoUrl)}: ${errorText(error)}`, error);
   }
+  if (options.resume && (await holdsLatest(cwd, branch))) return { cwd, repoUrl, branch, config };
   const start = await startPoint(cwd, branch, options.git.ref, repoUrl);
   if (start === undefined) {
     // An empty repository: the branch starts with no commit.
@@ -62,26 +74,45 @@ export async function prepareGitWorkspace(options: { workDir: string; agentId: s
     await git(['checkout', '--quiet', '--force', '--no-track', '-B', branch, start], { cwd, config: untrusted });
   }
   await git(['clean', '-ffdxq'], { cwd, config: untrusted });
-  return { cwd, repoUrl, branch, config: await readFile(join(cwd, '.git', 'config'), 'utf8') };
+  return { cwd, repoUrl, branch, config };
 }
 
-async function isCloneOf(cwd: string, repoUrl: string): Promise<boolean> {
-  const found = await stat(join(cwd, '.git')).catch(() => undefined);
-  if (!found?.isDirectory()) return false;
-  const url = await git(['config', '--get', 'remote.origin.url'], { cwd }).catch(() => '');
-  return url.trim() === repoUrl;
+/**
+ * The clone is on the branch and has everything the remote has of it: it is where the stopped
+ * attempt worked (a clone left from an older run, behind a branch another worker pushed since, is not).
+ */
+async function holdsLatest(cwd: string, branch: string): Promise<boolean> {
+  const current = (await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd }).catch(() => '')).trim();
+  if (current !== branch || !(await gitTest(['rev-parse', '--verify', '--quiet', 'HEAD'], { cwd }))) return false;
+  if (!(await commitOf(cwd, `refs/remotes/origin/${branch}`))) return true;
+  return gitTest(['merge-base', '--is-ancestor', `refs/remotes/origin/${branch}`, 'HEAD'], { cwd });
 }
 
-async function cloneOrFetch(repoUrl: string, cwd: string, workDir: string, signal: AbortSignal | undefined): Promise<void> {
-  if (await isCloneOf(cwd, repoUrl)) {
-    await git(['fetch', '--quiet', '--prune', '--tags', '--force', 'origin'], { cwd, signal, config: untrusted });
-    // The remote's default branch may have changed since the clone; an empty remote has none.
-    await git(['remote', 'set-head', 'origin', '--auto'], { cwd, signal }).catch(() => undefined);
-    return;
+/**
+ * The clone's `.git/config` as the worker wrote it lives beside the clone (`<folder>.config`): an
+ * agent can edit the one inside (hooks, filters, credential helpers, the remote's URL), and a run
+ * that crashed never had it put back. Every reuse of a clone starts by restoring it; a clone
+ * without that copy is cloned again.
+ */
+async function cloneOrFetch(repoUrl: string, cwd: string, workDir: string, signal: AbortSignal | undefined): Promise<string> {
+  const pristinePath = `${cwd}.config`;
+  const pristine = await readFile(pristinePath, 'utf8').catch(() => undefined);
+  if (pristine !== undefined && (await stat(join(cwd, '.git')).catch(() => undefined))?.isDirectory()) {
+    await writeFile(join(cwd, '.git', 'config'), pristine);
+    const url = (await git(['config', '--get', 'remote.origin.url'], { cwd }).catch(() => '')).trim();
+    if (url === repoUrl) {
+      await git(['fetch', '--quiet', '--prune', '--tags', '--force', 'origin'], { cwd, signal, config: untrusted });
+      // The remote's default branch may have changed since the clone; an empty remote has none.
+      await git(['remote', 'set-head', 'origin', '--auto'], { cwd, signal }).catch(() => undefined);
+      return pristine;
+    }
   }
   await rm(cwd, { recursive: true, force: true });
   await mkdir(workDir, { recursive: true });
   await git(['clone', '--quiet', '--no-checkout', '--origin', 'origin', '--', repoUrl, cwd], { signal, config: untrusted });
+  const written = await readFile(join(cwd, '.git', 'config'), 'utf8');
+  await writeFile(pristinePath, written);
+  return written;
 }
 
 const commitOf = async (cwd: string, name: string) => {
@@ -116,14 +147,17 @@ export function commitSubject(prompt: string): string {
  * is configured with one) and push the branch. Nothing changed: no commit, the branch is still
  * pushed (so it exists) and reported. A rejected push fails, naming git's reason.
  */
-export async function finalizeGitWorkspace(workspace: PreparedGitWorkspace, run: { runId: string; agentId: string; prompt: string; signal?: AbortSignal }): Promise<RunGitInfo> {
+export async function finalizeGitWorkspace(
+  workspace: PreparedGitWorkspace,
+  run: { runId: string; agentId: string; prompt: string; /** A sentence for the commit body (how the run ended, when not finished). */ note?: string; signal?: AbortSignal },
+): Promise<RunGitInfo> {
   const { cwd, branch, repoUrl } = workspace;
   // The agent could have edited .git/config (hooks, filters, the remote's URL): git here runs with the worker's rights.
   await writeFile(join(cwd, '.git', 'config'), workspace.config);
   await git(['add', '--all'], { cwd, config: untrusted });
   if (!(await gitTest(['diff', '--cached', '--quiet'], { cwd, config: untrusted }))) {
     const author = (await hasAuthor(cwd)) ? {} : defaultAuthor;
-    await git(['commit', '--quiet', '--no-verify', '-m', commitSubject(run.prompt), '-m', `Cairn run ${run.runId} of agent ${run.agentId}.`], { cwd, config: { ...untrusted, ...author } });
+    await git(['commit', '--quiet', '--no-verify', '-m', commitSubject(run.prompt), '-m', `Cairn run ${run.runId} of agent ${run.agentId}.${run.note ? ` ${run.note}` : ''}`], { cwd, config: { ...untrusted, ...author } });
   }
   if (!(await gitTest(['rev-parse', '--verify', '--quiet', 'HEAD'], { cwd }))) return { branches: [{ repoUrl, branch }] };
   try {

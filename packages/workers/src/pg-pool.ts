@@ -9,15 +9,27 @@ export interface PoolChoice {
   pool?: Pool;
 }
 
+/**
+ * A connection the server closes emits 'error' (on the pool when idle, on the client when checked
+ * out); unhandled, that ends the process. pg drops the connection, and a query in flight fails
+ * with the error anyway, so the handlers only need to exist. graphile-worker installs the same
+ * when they are missing, with a console warning.
+ */
+function handleConnectionErrors(pool: Pool): void {
+  if (pool.listeners('error').length === 0) pool.on('error', () => {});
+  if (pool.listeners('connect').length === 0) pool.on('connect', (client) => client.on('error', () => {}));
+}
+
 export function openPool(choice: PoolChoice, applicationName: string, max?: number): { pool: Pool; close: () => Promise<void> } {
   if (choice.pool !== undefined && choice.connectionString !== undefined) throw new ConfigurationError('Pass either connectionString or pool, not both.');
-  if (choice.pool !== undefined) return { pool: choice.pool, close: async () => {} };
+  if (choice.pool !== undefined) {
+    handleConnectionErrors(choice.pool);
+    return { pool: choice.pool, close: async () => {} };
+  }
   if (typeof choice.connectionString !== 'string' || choice.connectionString === '') {
     throw new ConfigurationError('A Postgres connectionString (postgres://user:password@host:5432/database) or a pool is required.');
   }
   const pool = new pg.Pool({ connectionString: choice.connectionString, application_name: applicationName, ...(max ? { max } : {}) });
-  // An idle connection the server closes emits 'error' on the pool; unhandled it would end the
-  // process. The pool drops that connection and the next query opens a new one.
-  pool.on('error', () => {});
+  handleConnectionErrors(pool);
   return { pool, close: () => pool.end() };
 }

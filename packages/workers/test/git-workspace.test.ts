@@ -39,7 +39,7 @@ describe('git workspaces against a local bare origin', () => {
     expect(logOf(bare, 'feature/quiet').map((commit) => commit.subject)).toEqual(['initial']);
   });
 
-  it('starts a new branch at ref (a branch or a tag) and keeps the git identity the repository configures', async () => {
+  it('starts a new branch at ref (a branch or a tag); commits carry the identity git is configured with, when it has one', async () => {
     const { bare, url } = await bareOrigin();
     const seed = join(bare, '..', 'seed');
     await writeFile(join(seed, 'release.txt'), 'v1\n');
@@ -53,13 +53,40 @@ describe('git workspaces against a local bare origin', () => {
     const fromBranch = await prepareGitWorkspace({ workDir, agentId: 'agent-a', git: { repoUrl: url, ref: 'release' } });
     expect(await readFile(join(fromBranch.cwd, 'release.txt'), 'utf8')).toBe('v1\n');
     const fromTag = await prepareGitWorkspace({ workDir, agentId: 'agent-b', git: { repoUrl: url, ref: 'v1' } });
-    sh(fromTag.cwd, 'config', 'user.name', 'Repo Owner');
-    sh(fromTag.cwd, 'config', 'user.email', 'owner@example.com');
-    // finalize puts back the config prepare saw: the identity is set the way a worker's own setup would, before the run.
-    fromTag.config = await readFile(join(fromTag.cwd, '.git', 'config'), 'utf8');
-    await writeFile(join(fromTag.cwd, 'tagged.txt'), 'x\n');
-    await finalizeGitWorkspace(fromTag, { runId: 'run-t', agentId: 'agent-b', prompt: 'From the tag' });
+    const global = process.env.GIT_CONFIG_GLOBAL as string;
+    await writeFile(global, '[user]\n\tname = Repo Owner\n\temail = owner@example.com\n');
+    try {
+      await writeFile(join(fromTag.cwd, 'tagged.txt'), 'x\n');
+      await finalizeGitWorkspace(fromTag, { runId: 'run-t', agentId: 'agent-b', prompt: 'From the tag' });
+    } finally {
+      await writeFile(global, '');
+    }
     expect(logOf(bare, 'cairn/agent-b')[0]).toMatchObject({ subject: 'From the tag', author: 'Repo Owner <owner@example.com>' });
+    expect(logOf(bare, 'cairn/agent-b').map((commit) => commit.subject)).toEqual(['From the tag', 'release work', 'initial']);
+  });
+
+  it('a resumed run keeps the working tree a stopped worker left; a new run starts clean from the pushed branch', async () => {
+    const { url } = await bareOrigin();
+    const workDir = await tempDir('cairn-workers-work-');
+    const first = await prepareGitWorkspace({ workDir, agentId: 'agent-1', git: { repoUrl: url } });
+    await writeFile(join(first.cwd, 'half-done.txt'), 'edited before the worker stopped\n');
+    const resumed = await prepareGitWorkspace({ workDir, agentId: 'agent-1', git: { repoUrl: url }, resume: true });
+    expect(await readFile(join(resumed.cwd, 'half-done.txt'), 'utf8')).toBe('edited before the worker stopped\n');
+    const fresh = await prepareGitWorkspace({ workDir, agentId: 'agent-1', git: { repoUrl: url } });
+    expect(existsSync(join(fresh.cwd, 'half-done.txt'))).toBe(false);
+  });
+
+  it('a resumed run in an old clone behind what another worker pushed starts from the pushed branch', async () => {
+    const { url } = await bareOrigin();
+    const here = await tempDir('cairn-workers-here-');
+    const old = await prepareGitWorkspace({ workDir: here, agentId: 'agent-1', git: { repoUrl: url } });
+    await writeFile(join(old.cwd, 'stale.txt'), 'from an older run\n');
+    const elsewhere = await prepareGitWorkspace({ workDir: await tempDir('cairn-workers-there-'), agentId: 'agent-1', git: { repoUrl: url } });
+    await writeFile(join(elsewhere.cwd, 'progress.txt'), 'pushed when handed back\n');
+    await finalizeGitWorkspace(elsewhere, { ...run('run-2', 'Go on'), note: 'Handed back to another worker before it finished.' });
+    const resumed = await prepareGitWorkspace({ workDir: here, agentId: 'agent-1', git: { repoUrl: url }, resume: true });
+    expect(await readFile(join(resumed.cwd, 'progress.txt'), 'utf8')).toBe('pushed when handed back\n');
+    expect(existsSync(join(resumed.cwd, 'stale.txt'))).toBe(false);
   });
 
   it('a ref the repository does not have, an unreachable repository and an invalid branch name fail naming the problem', async () => {
@@ -97,6 +124,19 @@ describe('git workspaces against a local bare origin', () => {
     await writeFile(join(workspace.cwd, 'mine.txt'), 'mine\n');
     await expect(finalizeGitWorkspace(workspace, run('run-1', 'Mine'))).rejects.toThrow(/^Could not push branch cairn\/agent-1 to .*origin\.git: git push failed \(exit 1\): .*rejected/s);
     expect(logOf(bare, 'cairn/agent-1').map((commit) => commit.subject)).toEqual(['theirs', 'initial']);
+  });
+
+  it('settings a crashed run planted in .git/config are gone before the next run fetches', async () => {
+    const { bare, url } = await bareOrigin();
+    const workDir = await tempDir('cairn-workers-work-');
+    const first = await prepareGitWorkspace({ workDir, agentId: 'agent-1', git: { repoUrl: url } });
+    // No finalize: the worker died with the planted settings in place.
+    sh(first.cwd, 'config', 'remote.origin.url', join(bare, '..', 'elsewhere.git'));
+    sh(first.cwd, 'config', 'core.hooksPath', join(first.cwd, 'planted'));
+    const next = await prepareGitWorkspace({ workDir, agentId: 'agent-1', git: { repoUrl: url } });
+    expect(sh(next.cwd, 'config', '--get', 'remote.origin.url').trim()).toBe(url);
+    expect(() => sh(next.cwd, 'config', '--get', 'core.hooksPath')).toThrow();
+    expect(await readFile(join(next.cwd, 'README.md'), 'utf8')).toBe('# fixture\n');
   });
 
   it('hooks and settings the agent plants in the clone never run in the worker', async () => {
