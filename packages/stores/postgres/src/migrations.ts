@@ -96,9 +96,7 @@ async function applyMissing(client: PoolClient, schema: string, tables: Tables, 
   const { rows } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
   if (rows.length === 0) await client.query(`CREATE SCHEMA ${tables.schema}`);
   const version = await readVersion(client, schema, tables, at);
-  if (version === 0) {
-    await client.query(`CREATE TABLE ${tables.migrations} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-  }
+  await client.query(`CREATE TABLE IF NOT EXISTS ${tables.migrations} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
   for (let next = version + 1; next <= currentSchemaVersion; next++) {
     await client.query((migrations[next - 1] as (t: Tables) => string)(tables));
     await client.query(`INSERT INTO ${tables.migrations} (version) VALUES ($1)`, [next]);

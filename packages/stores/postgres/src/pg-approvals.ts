@@ -36,14 +36,17 @@ function fromRow(row: ApprovalRow): ApprovalRecord {
   return record;
 }
 
-/** The first record of each (runId, callId): request keeps the first, in the batch as in the table. */
+/**
+ * The first record of each (runId, callId): request keeps the first, in the batch as in the table.
+ * Sorted by key, so two batches sharing keys wait on each other in one order, never in a cycle.
+ */
 function firstOfEach(records: ApprovalRecord[]): ApprovalRecord[] {
   const seen = new Map<string, ApprovalRecord>();
   for (const record of records) {
     const key = JSON.stringify([record.runId, record.callId]);
     if (!seen.has(key)) seen.set(key, record);
   }
-  return [...seen.values()];
+  return [...seen.entries()].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)).map(([, record]) => record);
 }
 
 export function createPgApprovalsStore(ctx: PgContext): ApprovalsStore {
@@ -60,7 +63,9 @@ export function createPgApprovalsStore(ctx: PgContext): ApprovalsStore {
       await fencedWrite(ctx, [...new Set(rows.map((record) => record.agentId))], 'share', (db) =>
         db.query(
           `INSERT INTO ${t} (run_id, call_id, agent_id, status, created_at, record)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::text[]) ON CONFLICT (run_id, call_id) DO NOTHING`,
+           SELECT run_id, call_id, agent_id, status, created_at, record
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::text[]) WITH ORDINALITY AS r(run_id, call_id, agent_id, status, created_at, record, n)
+           ORDER BY n ON CONFLICT (run_id, call_id) DO NOTHING`,
           [array((r) => r.runId), array((r) => r.callId), array((r) => r.agentId), array((r) => r.status), array((r) => r.createdAt), array(recordText)],
         ),
       );

@@ -18,16 +18,19 @@ const bytesOf = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, 
 
 /**
  * Inserts blobs in one statement. Content-addressed and never rewritten: a stored hash is left
- * alone (ON CONFLICT DO NOTHING, no read first); repeats within the batch are sent once.
+ * alone (ON CONFLICT DO NOTHING, no read first); repeats within the batch are sent once. Sorted by
+ * hash: two batches sharing blobs wait on each other's new keys in one order, never in a cycle.
  */
 export async function insertBlobs(db: Queryable, ctx: PgContext, blobs: ReadonlyArray<CheckpointBlob>): Promise<void> {
   const unique = new Map<string, Buffer>();
   for (const blob of blobs) if (!unique.has(blob.hash)) unique.set(blob.hash, bytesOf(blob.data));
   if (unique.size === 0) return;
-  await db.query(`INSERT INTO ${ctx.tables.blobs} (hash, data) SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (hash) DO NOTHING`, [
-    [...unique.keys()],
-    [...unique.values()],
-  ]);
+  const hashes = [...unique.keys()].sort();
+  await db.query(
+    `INSERT INTO ${ctx.tables.blobs} (hash, data) SELECT hash, data FROM unnest($1::text[], $2::bytea[]) WITH ORDINALITY AS b(hash, data, n) ORDER BY n
+     ON CONFLICT (hash) DO NOTHING`,
+    [hashes, hashes.map((hash) => unique.get(hash))],
+  );
 }
 
 /** Blobs are not fenced: a hash names its bytes, so a stale writer's blob is harmless (and unreferenced). */
