@@ -1,0 +1,24 @@
+import type { AgentRecord, RunRecord } from '@cairn/core';
+
+export function agentRecord(agentId: string): AgentRecord {
+  return { agentId, cwd: '/workspace/project', model: { id: 'openai/gpt-4.1-mini' }, mode: 'agent', createdAt: 1, updatedAt: 1, archived: false, checkpointRoot: null, lease: null };
+}
+
+/** A background run as a send creates it (status running, no owner, the queued send in metadata). */
+export function queuedRunRecord(runId: string, agentId: string, overrides: Partial<RunRecord> = {}): RunRecord {
+  const now = Date.now();
+  return {
+    runId,
+    agentId,
+    requestId: `request-${runId}`,
+    status: 'running',
+    mode: 'agent',
+    model: 'openai/gpt-4.1-mini',
+    prompt: 'Fix the failing test',
+    createdAt: now,
+    updatedAt: now,
+    checkpointBefore: null,
+    metadata: { background: { queuedAt: now, send: { text: 'Fix the failing test' } } },
+    ...overrides,
+  };
+}
