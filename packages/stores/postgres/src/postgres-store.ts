@@ -76,8 +76,12 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
     approvals: createPgApprovalsStore(ctx),
     commitCheckpoint: createPgCheckpointCommit(ctx, { agents, checkpoints }),
     shared: true,
-    pool,
-    schema,
+    get pool() {
+      return pool;
+    },
+    get schema() {
+      return schema;
+    },
     leaseFence: (agentId) => ctx.fences.fenceOf(agentId),
     close() {
       closing ??= (async () => {

@@ -105,6 +105,23 @@ describePostgres('postgres store: leases fence the writes of a worker that lost 
     await expectLeaseLost(b.runEvents.append('run-1', [textDelta('late')]));
   });
 
+  it("writes to another run of the leased agent are fenced too (its agent looked up in runs)", async () => {
+    const [a, b, other] = [await stores.open(), await stores.open(), await stores.open()];
+    await other.agents.put(agentRecord('agent-1'));
+    // An earlier run of the agent, written by another instance: A has never seen it.
+    await other.runs.create(runRecord('run-0', 'agent-1'));
+    await a.agents.acquireLease('agent-1', { runId: 'run-1', owner: 'worker-a', expiresAt: Date.now() + 200 });
+    await a.runs.update('run-0', { status: 'error' });
+    await a.runEvents.append('run-0', [textDelta('closing')]);
+    while (!(await b.agents.acquireLease('agent-1', { runId: 'run-1', owner: 'worker-b', expiresAt: Date.now() + 60_000 })).acquired) await sleep(50);
+    await expectLeaseLost(a.runs.update('run-0', { status: 'finished' }));
+    expect((await b.runs.get('run-0'))?.status).toBe('error');
+    // A run of another agent is no business of this lease.
+    await other.runs.create(runRecord('run-x', 'agent-2'));
+    expect((await a.runs.update('run-x', { status: 'finished' })).status).toBe('finished');
+    expect((await a.runEvents.append('run-x', [textDelta('x')])).lastOffset).toBe(1);
+  });
+
   it('an instance holding no fence writes unfenced (a canceller, an approver); reads are never fenced', async () => {
     const [a, b, other] = [await stores.open(), await stores.open(), await stores.open()];
     await takeOver(a, b);

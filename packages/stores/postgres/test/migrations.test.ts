@@ -105,6 +105,9 @@ describePostgres('postgres store: opening and migrations', (url) => {
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     const store = await createPostgresStore({ pool, schema });
     expect(store.pool).toBe(pool);
+    expect(() => {
+      (store as { pool: unknown }).pool = undefined;
+    }).toThrow(TypeError);
     await store.agents.put(agentRecord('agent-1'));
     await store.close();
     expect((await pool.query(`SELECT count(*)::int AS n FROM "${schema}".agents`)).rows[0].n).toBe(1);
