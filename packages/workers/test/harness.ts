@@ -1,7 +1,7 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentOptions } from '@cairn/core';
+import type { AgentOptions, RunEvent } from '@cairn/core';
 import { type ChatCompletionsServer, type ChatCompletionsTurn, startChatCompletionsServer } from '@cairn/core/testing';
 import { type AgentApi, createCairn } from '@cairn/core/node';
 import { registry } from '@cairn/sdk';
@@ -49,6 +49,8 @@ export interface World {
   route: (text: string, body: Body) => ChatCompletionsTurn;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** `local` options every process gives its agents (e.g. the sandbox for shell commands). */
+  local: Record<string, unknown>;
   openStore(): Promise<PostgresStore>;
   queue(options?: Partial<RunQueueOptions>): Promise<RunQueue>;
   /** A process's Agent API. */
@@ -77,6 +79,7 @@ export function useWorld(url: string): () => World {
       route: () => ({ text: 'ok' }),
       server: await startChatCompletionsServer((body) => current.route(lastUserText(body), body)),
       env: {},
+      local: {},
       cwd: await mkdtemp(join(tmpdir(), 'cairn-workers-agent-')),
       async openStore() {
         const store = await createPostgresStore({ connectionString: url, schema: current.storeSchema, poolSize: 4 });
@@ -93,7 +96,7 @@ export function useWorld(url: string): () => World {
       },
       async sender(queue, options = {}) {
         const store = await current.openStore();
-        const agent = await current.cairn().create({ model, background: queue, env: current.env, retry: { maxAttempts: 1 }, ...options, local: { cwd: current.cwd, store, ...options.local } });
+        const agent = await current.cairn().create({ model, background: queue, env: current.env, retry: { maxAttempts: 1 }, ...options, local: { cwd: current.cwd, store, ...current.local, ...options.local } });
         closers.push(() => agent.close());
         return { agent, store };
       },
@@ -107,7 +110,7 @@ export function useWorld(url: string): () => World {
           graphileSchema: current.graphileSchema,
           reapIntervalMs: 200,
           logger,
-          openAgent: (agentId, { cwd }) => Agent.resume(agentId, { env: current.env, retry: { maxAttempts: 1 }, local: { store, ...(cwd ? { cwd } : {}) } }),
+          openAgent: (agentId, { cwd }) => Agent.resume(agentId, { env: current.env, retry: { maxAttempts: 1 }, local: { store, ...current.local, ...(cwd ? { cwd } : {}) } }),
           ...options,
         });
         closers.push(() => worker.stop({ graceMs: 0 }));
@@ -131,6 +134,28 @@ export function useWorld(url: string): () => World {
     if (!world) throw new Error('The world exists inside tests only.');
     return world;
   };
+}
+
+/** Processes whose command line contains the marker (host view of /proc, so sandboxed ones too). */
+export async function processesWith(marker: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ').trim();
+    if (commandLine.includes(marker)) found.push(`${pid}: ${commandLine}`);
+  }
+  return found;
+}
+
+/** Every event of a run's log so far. */
+export async function loggedEvents(store: PostgresStore, runId: string): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for (let afterOffset = 0; ; ) {
+    const page = await store.runEvents.list(runId, { afterOffset, limit: 1000 });
+    if (page.events.length === 0) return events;
+    events.push(...page.events.map((stored) => stored.event));
+    afterOffset = page.nextOffset;
+  }
 }
 
 /** Polls `read` until `done` holds (or fails the test after `timeoutMs`, showing the last value). */
