@@ -44,28 +44,45 @@ export function fromRow(row: AgentRow): AgentRecord {
   };
 }
 
-/**
- * The values of an agent row, in `agentColumns` order with the lease's remaining time (for its
- * deadline on the database clock) before `record`. Columns hold what is filtered, sorted or
- * changed atomically (the lease); `record` holds the rest.
- */
-export function rowValues(record: AgentRecord): unknown[] {
-  const { agentId, cwd, createdAt, updatedAt, archived, checkpointRoot, lease, ...rest } = record;
+/** What an agent record writes to its row. */
+export interface AgentRowValues {
+  agentId: string;
+  cwd: string;
+  createdAt: number;
+  updatedAt: number;
+  archived: boolean;
+  checkpointRoot: string | null;
+  leaseRunId: string | null;
+  leaseOwner: string | null;
+  leaseExpiresAt: number | null;
+  /** The lease's remaining time as the writer counts it, for its deadline on the database clock. */
+  leaseRemainingMs: number | null;
+  record: string;
+}
+
+/** Columns hold what is filtered, sorted or changed atomically (the lease); `record` holds the rest. */
+export function rowValues(agent: AgentRecord): AgentRowValues {
+  const { agentId, cwd, createdAt, updatedAt, archived, checkpointRoot, lease, ...rest } = agent;
   if (lease) checkLease(lease);
-  return [
+  return {
     agentId,
     cwd,
     createdAt,
     updatedAt,
-    archived === true,
-    checkpointRoot ?? null,
-    lease?.runId ?? null,
-    lease?.owner ?? null,
-    lease?.expiresAt ?? null,
-    lease ? remainingMs(lease.expiresAt, Date.now()) : null,
-    JSON.stringify(rest),
-  ];
+    archived: archived === true,
+    checkpointRoot: checkpointRoot ?? null,
+    leaseRunId: lease?.runId ?? null,
+    leaseOwner: lease?.owner ?? null,
+    leaseExpiresAt: lease?.expiresAt ?? null,
+    leaseRemainingMs: lease ? remainingMs(lease.expiresAt, Date.now()) : null,
+    record: JSON.stringify(rest),
+  };
 }
+
+/** Parameters $1…$11 of a full row write, in the order `putSql` and the lease-naming update use. */
+export const fullRowParameters = (v: AgentRowValues): unknown[] => [
+  v.agentId, v.cwd, v.createdAt, v.updatedAt, v.archived, v.checkpointRoot, v.leaseRunId, v.leaseOwner, v.leaseExpiresAt, v.leaseRemainingMs, v.record,
+];
 
 /** The fence grows whenever the holder (run, owner) changes: `old` is the row before, `next` the values written. */
 export const fenceBumpSql = (old: string, nextRun: string, nextOwner: string) =>

@@ -1,7 +1,7 @@
 import { type AgentRecord, type AgentsStore, decodeListCursor, encodeListCursor, normalizeListLimit } from '@cairn/core';
 import { notFoundError } from './errors.js';
 import { checkFences, fencedWrite } from './fenced-write.js';
-import { type AgentRow, agentColumns, fenceBumpSql, fromRow, rowValues } from './pg-agent-rows.js';
+import { type AgentRow, agentColumns, fenceBumpSql, fromRow, fullRowParameters, rowValues } from './pg-agent-rows.js';
 import { createPgLeases } from './pg-leases.js';
 import { deadlineSql, type PgContext, type Queryable, transaction } from './sql.js';
 
@@ -17,7 +17,7 @@ function syncHeldFence(ctx: PgContext, agentId: string, lease: AgentRecord['leas
 
 function putSql(ctx: PgContext): string {
   const set = ['cwd', 'created_at', 'updated_at', 'archived', 'checkpoint_root', 'lease_run_id', 'lease_owner', 'lease_expires_at', 'lease_deadline', 'record'];
-  return `INSERT INTO ${ctx.tables.agents} AS a (${agentColumns.replace(', record', ', lease_deadline, record')})
+  return `INSERT INTO ${ctx.tables.agents} AS a (agent_id, ${set.join(', ')})
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $7::text IS NULL THEN NULL ELSE ${deadlineSql('$10')} END, $11)
     ON CONFLICT (agent_id) DO UPDATE SET ${set.map((column) => `${column} = excluded.${column}`).join(', ')},
       lease_fence = ${fenceBumpSql('a', 'excluded.lease_run_id', 'excluded.lease_owner')}
@@ -35,11 +35,11 @@ export async function updateAgentRow(client: Queryable, ctx: PgContext, agentId:
   const row = rows[0];
   if (row === undefined) throw notFoundError('agent', agentId);
   const updated = JSON.parse(JSON.stringify({ ...fromRow(row), ...patch, agentId })) as AgentRecord;
-  const values = rowValues(updated);
+  const v = rowValues(updated);
   if (!('lease' in patch)) {
     await client.query(
       `UPDATE ${ctx.tables.agents} SET cwd = $2, created_at = $3, updated_at = $4, archived = $5, checkpoint_root = $6, record = $7 WHERE agent_id = $1`,
-      [...values.slice(0, 6), values[10]],
+      [agentId, v.cwd, v.createdAt, v.updatedAt, v.archived, v.checkpointRoot, v.record],
     );
     return updated;
   }
@@ -48,7 +48,7 @@ export async function updateAgentRow(client: Queryable, ctx: PgContext, agentId:
        lease_fence = ${fenceBumpSql('a', '$7::text', '$8::text')}, lease_run_id = $7, lease_owner = $8, lease_expires_at = $9,
        lease_deadline = CASE WHEN $7::text IS NULL THEN NULL ELSE ${deadlineSql('$10')} END, record = $11
      WHERE agent_id = $1 RETURNING lease_fence`,
-    values,
+    fullRowParameters(v),
   );
   syncHeldFence(ctx, agentId, updated.lease, written[0]?.lease_fence ?? '0');
   return updated;
@@ -77,7 +77,7 @@ export function createPgAgentsStore(ctx: PgContext): AgentsStore {
   const put = putSql(ctx);
   return {
     async put(record) {
-      const values = rowValues(record);
+      const values = fullRowParameters(rowValues(record));
       const { rows } = await fencedWrite(ctx, [record.agentId], 'update', (db) => db.query<{ lease_fence: string }>(put, values));
       syncHeldFence(ctx, record.agentId, record.lease, rows[0]?.lease_fence ?? '0');
     },
