@@ -6,14 +6,14 @@ set -euo pipefail
 
 if ! command -v pg_lsclusters >/dev/null 2>&1; then
   if [ "$(id -u)" != 0 ]; then echo "start-postgres: PostgreSQL is not installed; install Debian's postgresql package." >&2; exit 1; fi
-  apt-get update -qq
-  apt-get install -y -qq postgresql >/dev/null
+  apt-get update -qq >&2
+  apt-get install -y -qq postgresql >&2
 fi
 
 # The newest cluster Debian created on install (postinst makes `main` for the installed version).
 read -r version cluster port status _ < <(pg_lsclusters --no-header | sort -k1,1n | tail -n 1)
 if [ -z "${version:-}" ]; then echo "start-postgres: no PostgreSQL cluster exists; create one with pg_createcluster." >&2; exit 1; fi
-if [ "$status" != online ]; then pg_ctlcluster "$version" "$cluster" start; fi
+if [ "$status" != online ]; then pg_ctlcluster "$version" "$cluster" start >&2; fi
 
 for _ in $(seq 1 50); do
   if su postgres -c "pg_isready -q -p $port"; then break; fi

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from './commander.js';
 import { registerInstallCommands } from './commands/install-commands.js';
 import { registerMcpCommands } from './commands/mcp-commands.js';
+import { postgresUrlProblem } from './commands/store-url.js';
 import { packageInfo } from './package-info.js';
 import type { OutputFormat } from './render/run-renderer.js';
 import { likelySubcommand, subcommandTypoMessage } from './subcommand-typo.js';
@@ -20,6 +21,11 @@ const positiveInteger = (value: string) => {
   return number;
 };
 
+const postgresUrl = (value: string) => {
+  const problem = postgresUrlProblem(value);
+  if (problem) throw new InvalidArgumentError(`${problem}.`);
+  return value;
+};
 const portNumber = (value: string) => {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0 || number > 65_535) throw new InvalidArgumentError('must be a port number from 0 to 65535.');
@@ -176,16 +182,33 @@ export async function runCli(io: CliIo): Promise<number> {
     .option('--heartbeat-ms <n>', 'how often idle event streams get a ping', positiveInteger)
     .option('--sandbox', "run the agents' shell commands in the OS sandbox", false)
     .option('--open', 'open the chat page in the default browser', false)
-    .action(async (options: { host: string; port: number; token?: string; root: string[]; corsOrigin: string[]; maxBodyBytes?: number; heartbeatMs?: number; sandbox: boolean; open: boolean }) => {
+    .option('--store <url>', 'keep agents in this PostgreSQL database and queue their runs for `cairn worker` (postgres://…; default: the local SQLite store)', postgresUrl)
+    .action(async (options: { host: string; port: number; token?: string; root: string[]; corsOrigin: string[]; maxBodyBytes?: number; heartbeatMs?: number; sandbox: boolean; open: boolean; store?: string }) => {
       const { runServeCommand } = await import('./commands/serve-command.js');
-      const stopped = new Promise<void>((resolveStop) => {
-        for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolveStop());
-      });
+      const stopped = stopSignal();
       exitCode = await runServeCommand({
+        ...(options.store ? { store: options.store } : {}),
         host: options.host, port: options.port, ...(options.token ?? io.env.CAIRN_SERVER_TOKEN ? { token: options.token ?? io.env.CAIRN_SERVER_TOKEN } : {}),
         roots: options.root.length ? options.root : [workspaceOf({})], corsOrigins: options.corsOrigin,
         ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
         sandbox: options.sandbox, open: options.open, stdout: io.stdout, stderr: io.stderr, env: io.env, stopped,
+      });
+    });
+
+  program
+    .command('worker')
+    .description('execute background runs queued in a PostgreSQL store, on this machine (docs/background-agents.md)')
+    .requiredOption('--store <url>', 'the PostgreSQL database the agents and the queue live in (postgres://…)', postgresUrl)
+    .option('--concurrency <n>', 'how many runs at once', positiveInteger, 1)
+    .option('--work-dir <dir>', 'where runs on a git repository are cloned (default: a folder under the temp dir)')
+    .option('--shutdown-grace-ms <n>', 'on SIGTERM, how long runs in flight may take to finish before they are handed back', positiveInteger)
+    .option('--sandbox', "run the agents' shell commands in the OS sandbox", false)
+    .action(async (options: { store: string; concurrency: number; workDir?: string; shutdownGraceMs?: number; sandbox: boolean }) => {
+      const { runWorkerCommand } = await import('./commands/worker-command.js');
+      exitCode = await runWorkerCommand({
+        store: options.store, concurrency: options.concurrency, ...(options.workDir ? { workDir: resolve(options.workDir) } : {}),
+        ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
+        sandbox: options.sandbox, stdout: io.stdout, stderr: io.stderr, env: io.env, stopped: stopSignal(),
       });
     });
 
@@ -219,6 +242,13 @@ export async function runCli(io: CliIo): Promise<number> {
     throw error;
   }
   return exitCode;
+}
+
+/** Resolves at the first SIGINT or SIGTERM: long-running commands (serve, worker) stop cleanly on it. */
+function stopSignal(): Promise<void> {
+  return new Promise<void>((resolveStop) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolveStop());
+  });
 }
 
 function pick(options: { model?: string; mode?: string; resume?: string }) {

@@ -34,6 +34,11 @@ export class AgentPool {
 
   constructor(private readonly deps: AgentPoolDeps) {}
 
+  /** Whether sends are queued for workers (`agentDefaults.background`) instead of run in this process. */
+  get queuesRuns(): boolean {
+    return this.deps.defaults.background !== undefined;
+  }
+
   async create(choice: NewAgentChoice, settings: AgentSettings): Promise<CairnAgent> {
     const options = await this.optionsFor(choice.cwd, settings);
     const agent = await this.deps.Agent.create({
@@ -93,6 +98,8 @@ export class AgentPool {
    * interrupted). Returns the ids of the agents resumed.
    */
   async resumeLeftRuns(): Promise<string[]> {
+    // Queued runs are the workers' to resume, on whichever machine.
+    if (this.queuesRuns) return [];
     const resumed: string[] = [];
     let cursor: string | undefined;
     do {

@@ -50,16 +50,12 @@ export class ServerContext {
   /** Send one message; the run goes on whatever happens to the request that started it. */
   async send(agent: CairnAgent, body: SendBody): Promise<Run> {
     const images = body.images?.map((image) => ({ data: image.data, mimeType: image.mimeType }));
+    const message = { text: body.text ?? '', ...(images?.length ? { images } : {}) };
+    const options = { ...(body.mode ? { mode: body.mode } : {}), ...(body.model ? { model: body.model } : {}), ...(body.approvePlan ? { approvePlan: true } : {}) };
+    // A queued run's updates happen in a worker: remembered rules are the worker's to apply (docs/background-agents.md).
+    if (this.pool.queuesRuns) return agent.send(message, options);
     const remembered = new RememberedApprovals(agent.cwd, this.permissions);
-    const run = await agent.send(
-      { text: body.text ?? '', ...(images?.length ? { images } : {}) },
-      {
-        ...(body.mode ? { mode: body.mode } : {}),
-        ...(body.model ? { model: body.model } : {}),
-        ...(body.approvePlan ? { approvePlan: true } : {}),
-        onDelta: remembered.onDelta,
-      },
-    );
+    const run = await agent.send(message, { ...options, onDelta: remembered.onDelta });
     remembered.attach(run);
     return run;
   }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describeCliError } from '../cli-errors.js';
 import { cliCairnHome } from './mcp-trust-store.js';
+import { openSharedStore } from './shared-store.js';
 
 export interface ServeCommandOptions {
   host: string;
@@ -14,6 +15,8 @@ export interface ServeCommandOptions {
   sandbox: boolean;
   /** Open the chat page in the default browser (xdg-open / open / start). */
   open?: boolean;
+  /** A PostgreSQL URL: agents live there and their runs are queued for `cairn worker`. */
+  store?: string;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   env: Record<string, string | undefined>;
@@ -29,8 +32,11 @@ export interface ServeCommandOptions {
 export async function runServeCommand(options: ServeCommandOptions): Promise<number> {
   const { startCairnServer } = await import('@cairn/server');
   let server: Awaited<ReturnType<typeof startCairnServer>>;
+  let shared: Awaited<ReturnType<typeof openSharedStore>> | undefined;
   try {
+    if (options.store) shared = await openSharedStore(options.store);
     server = await startCairnServer({
+      ...(shared ? { store: shared.store, agentDefaults: { background: shared.queue } } : {}),
       host: options.host,
       port: options.port,
       ...(options.token ? { token: options.token } : {}),
@@ -44,6 +50,7 @@ export async function runServeCommand(options: ServeCommandOptions): Promise<num
     });
   } catch (error) {
     options.stderr.write(`${serveFailure(error, options)}\n`);
+    await closeShared(shared);
     return 1;
   }
   options.stdout.write(`cairn serve listening on ${server.url}\n`);
@@ -51,9 +58,16 @@ export async function runServeCommand(options: ServeCommandOptions): Promise<num
   if (options.open && server.chatPage) openInBrowser(`${server.url}/#token=${server.token}`, options.stderr);
   if (!server.chatPage) options.stderr.write('cairn serve: the chat page is not built (pnpm --filter @cairn/chat-ui build); the API works without it.\n');
   options.stderr.write(`roots: ${server.roots.join(', ')}${server.resumedAgents.length ? ` · resumed ${server.resumedAgents.length} agent(s) with runs left waiting` : ''}\n`);
+  if (shared) options.stderr.write('store: PostgreSQL · runs are queued for `cairn worker --store` processes\n');
   await options.stopped;
   await server.close();
+  await closeShared(shared);
   return 0;
+}
+
+async function closeShared(shared: Awaited<ReturnType<typeof openSharedStore>> | undefined): Promise<void> {
+  await shared?.queue.close();
+  await shared?.store.close();
 }
 
 /** Best effort: a machine without a desktop has no opener, and the printed address still works. */
