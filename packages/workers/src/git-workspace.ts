@@ -20,8 +20,11 @@ export class GitWorkspaceError extends CairnError {
   }
 }
 
-/** Settings for every git command on a clone the agent has worked in: its hooks and fsmonitor never run in the worker. */
-const untrusted = { 'core.hooksPath': '/dev/null', 'core.fsmonitor': 'false' };
+/**
+ * Settings for every git command on a clone the agent has worked in: its hooks and fsmonitor never
+ * run in the worker, and no URL may name the `ext::` transport (a command line, off by default).
+ */
+const untrusted = { 'core.hooksPath': '/dev/null', 'core.fsmonitor': 'false', 'protocol.ext.allow': 'never' };
 
 const defaultAuthor = { 'user.name': 'Cairn', 'user.email': 'cairn@localhost' };
 

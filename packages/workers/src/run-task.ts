@@ -94,7 +94,8 @@ async function executeJob(ctx: TaskContext, runId: string, agentId: string, hand
     if (outcome.kind === 'handed-back' && workspace) await pushHandedBack(ctx, workspace, record);
     return outcome;
   } finally {
-    await agent.close();
+    // The outcome decides the job: a failing close must not turn an ended run into a retried one.
+    await agent.close().catch((error: unknown) => ctx.logger.warn(`Closing agent ${agentId} after run ${runId} failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 }
 

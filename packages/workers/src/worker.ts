@@ -72,6 +72,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<Worker> 
       // No crontab: graphile would otherwise read `crontab` in the current folder.
       [],
     );
+    if (poolId === '') {
+      await runner.stop().catch(() => {});
+      throw new Error('graphile-worker did not report its worker pool (pool:create): this version of graphile-worker is not supported.');
+    }
   } catch (error) {
     await closePool().catch(() => {});
     await closeStore().catch(() => {});

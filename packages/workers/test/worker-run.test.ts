@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCairn } from '@cairn/core/node';
-import { describePostgres } from '@cairn/store-postgres/testing';
+import { describePostgres, freshDatabase } from '@cairn/store-postgres/testing';
 import { expect, it } from 'vitest';
 import { eventually, toolResults, useWorld } from './harness.js';
 
@@ -34,5 +34,18 @@ describePostgres('a queued run executed by a worker', (url) => {
     // The job is gone once the run ended: nothing waits in the queue.
     expect(await eventually(() => w.sql(`SELECT id FROM "${w.graphileSchema}"._private_jobs`), (rows) => rows.length === 0)).toEqual([]);
     expect(worker.running()).toBe(0);
+  });
+
+  it('refuses to start when its queue connection does not reach the database of the store (the reaper joins the two)', async () => {
+    const w = world();
+    const other = await freshDatabase(url);
+    try {
+      const store = await w.openStore();
+      await expect(w.worker({ connectionString: other.url, store })).rejects.toThrow(
+        `The worker's database has no Cairn store in schema "${w.storeSchema}": the queue (connectionString or pool) and the store must be the same PostgreSQL database.`,
+      );
+    } finally {
+      await other.drop();
+    }
   });
 });
