@@ -17,6 +17,7 @@ const benchmarks = [
   { name: 'store-sqlite-run-events', script: 'apps/bench/src/store-run-events.mjs', args: ['--store', 'sqlite'] },
   { name: 'store-jsonl-run-events', script: 'apps/bench/src/store-run-events.mjs', args: ['--store', 'jsonl'] },
   { name: 'store-postgres', script: 'apps/bench/src/store-postgres.mjs' },
+  { name: 'workers-throughput', script: 'apps/bench/src/workers-throughput.mjs' },
   { name: 'server-sse', script: 'apps/bench/src/server-sse.mjs' },
   { name: 'store-resume', script: 'packages/stores/sqlite/bench/resume.bench.mjs' },
   { name: 'cache-stability', script: 'packages/modes/bench/cache-stability.bench.mjs', args: ['--json'] },
