@@ -26,7 +26,13 @@ export function lastUserText(body: Body): string {
   return /<user_query>\n([\s\S]*?)\n<\/user_query>/.exec(raw)?.[1] ?? raw;
 }
 
-export const toolResults = (body: Body): string[] => body.messages.filter((message: { role: string }) => message.role === 'tool').map((message: { content: unknown }) => String(message.content));
+/** The tool results the model is answering now: those after the newest assistant turn (earlier runs' results do not count). */
+export function toolResults(body: Body): string[] {
+  const messages = body.messages as Array<{ role: string; content: unknown }>;
+  const results: string[] = [];
+  for (let index = messages.length - 1; index >= 0 && messages[index]?.role === 'tool'; index--) results.unshift(String(messages[index]?.content));
+  return results;
+}
 
 /** A logger that keeps what a worker reports, so a test can show it when it fails. */
 export function memoryLogger(): WorkerLogger & { lines: string[] } {
