@@ -7,6 +7,7 @@ import type { PoolChoice } from './pg-pool.js';
 import { checkGraphileSchema } from './queue-names.js';
 import type { OpenAgent } from './run-task.js';
 
+/** `connectionString` or `pool`: the queue's database, the store's; with neither, the worker uses the store's pool. */
 export interface StartWorkerOptions extends PoolChoice {
   /**
    * The store the agents live in (the same database as the queue): a PostgresStore, or a function
@@ -53,6 +54,7 @@ export function resolveWorkerOptions(options: StartWorkerOptions): ResolvedWorke
   if (typeof options !== 'object' || options === null) throw new ConfigurationError('startWorker takes an options object: { store, openAgent, connectionString? }.');
   if (typeof options.openAgent !== 'function') throw new ConfigurationError('startWorker needs openAgent(agentId, { cwd }): how the worker opens an agent to run (for example with Agent.resume).');
   if (options.store === undefined || options.store === null) throw new ConfigurationError('startWorker needs the store the agents live in (a PostgresStore, or a function opening one).');
+  if (options.pool !== undefined && options.connectionString !== undefined) throw new ConfigurationError('Pass either connectionString or pool to startWorker, not both (with neither, the worker uses the pool of the store).');
   if (options.workDir !== undefined && (typeof options.workDir !== 'string' || options.workDir === '')) throw new ConfigurationError('Invalid workDir: use a folder path.');
   return {
     concurrency: wholeNumber('concurrency', options.concurrency, 1, 1, 1000),

@@ -2,9 +2,9 @@ import { EventEmitter } from 'node:events';
 import { ConfigurationError } from '@cairn/core';
 import { newOwnerId } from '@cairn/core/node';
 import type { PostgresStore } from '@cairn/store-postgres';
-import { run, type Runner, type WorkerEvents } from 'graphile-worker';
+import { run, type Runner, type Task, type WorkerEvents } from 'graphile-worker';
 import type { Pool } from 'pg';
-import { consoleLogger, graphileLogger } from './logger.js';
+import { consoleLogger, graphileLogger, type WorkerLogger } from './logger.js';
 import { openPool } from './pg-pool.js';
 import { graphileTables, runTask } from './queue-names.js';
 import { startReaper } from './reaper.js';
@@ -43,6 +43,24 @@ async function checkSameDatabase(pool: Pool, tables: ReaperTables, store: Postgr
   }
 }
 
+/** graphile's runner with the one task, no signal handlers and no crontab; resolves with graphile's pool id (`locked_by`). */
+async function startRunner(pool: Pool, schema: string, concurrency: number, task: Task, logger: WorkerLogger): Promise<{ runner: Runner; poolId: string }> {
+  const events: WorkerEvents = new EventEmitter();
+  let poolId = '';
+  events.on('pool:create', ({ workerPool }) => (poolId = workerPool.id));
+  const runner = await run(
+    { pgPool: pool, schema, concurrency, noHandleSignals: true, taskList: { [runTask]: task }, logger: graphileLogger(logger), events, gracefulShutdownAbortTimeout: neverMs },
+    undefined,
+    // No crontab: graphile would otherwise read `crontab` in the current folder.
+    [],
+  );
+  if (poolId === '') {
+    await runner.stop().catch(() => {});
+    throw new Error('graphile-worker did not report its worker pool (pool:create): this version of graphile-worker is not supported.');
+  }
+  return { runner, poolId };
+}
+
 /**
  * Start a worker: it takes `cairn.run` jobs (at most `concurrency` at once), executes each queued
  * run with the agent `openAgent` gives, and runs the reaper every `reapIntervalMs`. Signals are
@@ -59,28 +77,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<Worker> 
   const held = new Map<string, HeldRun>();
   const stopping = new AbortController();
   const owner = newOwnerId();
-  let runner: Runner;
-  let poolId = '';
+  let started: { runner: Runner; poolId: string };
   try {
     await checkSameDatabase(pool, tables, store);
-    const events: WorkerEvents = new EventEmitter();
-    events.on('pool:create', ({ workerPool }) => (poolId = workerPool.id));
     const task = runTaskHandler({ pool, tables: tables.graphile, store, openAgent: options.openAgent, workDir: resolved.workDir, owner, held, stopping: stopping.signal, logger });
-    runner = await run(
-      { pgPool: pool, schema: resolved.graphileSchema, concurrency: resolved.concurrency, noHandleSignals: true, taskList: { [runTask]: task }, logger: graphileLogger(logger), events, gracefulShutdownAbortTimeout: neverMs },
-      undefined,
-      // No crontab: graphile would otherwise read `crontab` in the current folder.
-      [],
-    );
-    if (poolId === '') {
-      await runner.stop().catch(() => {});
-      throw new Error('graphile-worker did not report its worker pool (pool:create): this version of graphile-worker is not supported.');
-    }
+    started = await startRunner(pool, resolved.graphileSchema, resolved.concurrency, task, logger);
   } catch (error) {
     await closePool().catch(() => {});
     await closeStore().catch(() => {});
     throw error;
   }
+  const { runner, poolId } = started;
   runner.promise.catch((error: unknown) => logger.error(`The worker's job pool stopped: ${error instanceof Error ? error.message : String(error)}`));
   const reaper = startReaper({ pool, store, tables, poolId, owner, held, logger, intervalMs: resolved.reapIntervalMs });
   let stopped: Promise<void> | undefined;
@@ -89,8 +96,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<Worker> 
     running: () => held.size,
     stop(stopOptions = {}) {
       stopped ??= (async () => {
-        const graceMs = stopOptions.graceMs ?? resolved.shutdownGraceMs;
-        const handBack = setTimeout(() => stopping.abort(), Math.max(0, graceMs));
+        const handBack = setTimeout(() => stopping.abort(), Math.max(0, stopOptions.graceMs ?? resolved.shutdownGraceMs));
         try {
           // Graceful: no new jobs; resolves once every running job's task returned.
           await runner.stop().catch(() => {});

@@ -17,6 +17,7 @@ describe('worker options', () => {
     expect(() => resolveWorkerOptions({ ...base, shutdownGraceMs: Number.NaN })).toThrow('Invalid shutdownGraceMs NaN');
     expect(() => resolveWorkerOptions({ ...base, graphileSchema: 'pg_catalog' })).toThrow('Invalid graphileSchema "pg_catalog"');
     expect(() => resolveWorkerOptions({ ...base, workDir: '' })).toThrow('Invalid workDir');
+    expect(() => resolveWorkerOptions({ ...base, connectionString: 'postgres://x', pool: {} as never })).toThrow('Pass either connectionString or pool to startWorker, not both');
     expect(() => resolveWorkerOptions({ store: base.store } as StartWorkerOptions)).toThrow('startWorker needs openAgent(agentId, { cwd })');
     expect(() => resolveWorkerOptions({ openAgent: base.openAgent } as unknown as StartWorkerOptions)).toThrow('startWorker needs the store');
   });
