@@ -110,6 +110,8 @@ async function cloneOrFetch(repoUrl: string, cwd: string, workDir: string, signa
       return pristine;
     }
   }
+  // The copy goes first: a clone cut short must not be taken for a clone with a saved config.
+  await rm(pristinePath, { force: true });
   await rm(cwd, { recursive: true, force: true });
   await mkdir(workDir, { recursive: true });
   await git(['clone', '--quiet', '--no-checkout', '--origin', 'origin', '--', repoUrl, cwd], { signal, config: untrusted });
