@@ -1,5 +1,8 @@
+import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AgentStore, backgroundRunInfo, createMemoryStore, type RunEvent } from '../src/index.js';
+import { z } from 'zod';
+import { type AgentStore, backgroundRunInfo, createMemoryStore, defineTool, type RunEvent } from '../src/index.js';
 import type { CairnAgent } from '../src/node.js';
 import { echoTool, setup, tempWorkspace } from './helpers.js';
 
@@ -123,6 +126,22 @@ describe('background runs', () => {
     await expect(agent.send('x', { local: { force: true } })).rejects.toThrow(/local\.force is not supported/);
     await expect(agent.send('x', { workspace: { git: { repoUrl: '' } } })).rejects.toThrow(/workspace must be \{ git: \{ repoUrl/);
     await expect(agent.send('x', { workspace: { git: { repoUrl: 'file:///r.git', ref: '--upload-pack=evil' } } })).rejects.toThrow(/git ref name/);
+  });
+
+  it('a worker that resumes the agent in another folder (a clone) runs its tools there; the stored agent keeps its folder', async () => {
+    const store = createMemoryStore();
+    const { agent } = await backgroundAgent(store, recordingQueue());
+    const run = await agent.send('where are you?');
+    const seen: string[] = [];
+    const where = defineTool({ id: 'where', name: 'where', description: 'Say the folder.', inputSchema: z.object({}), readOnly: true, category: 'custom', execute: async (_input, context) => (seen.push(context.cwd), context.cwd) });
+    const clone = await realpath(await tempWorkspace('cairn-clone-'));
+    const { Agent } = setup([{ toolCalls: [{ name: 'where', args: {} }] }, { text: 'here' }], [where]);
+    const worker = (await Agent.resume(agent.agentId, { local: { store, cwd: clone } })) as CairnAgent;
+    expect(worker.cwd).toBe(clone);
+    await worker.executeQueuedRun(run.id);
+    expect(seen).toEqual([clone]);
+    expect((await store.agents.get(agent.agentId))?.cwd).toBe(agent.cwd);
+    await expect(Agent.resume(agent.agentId, { local: { store, cwd: join(clone, 'missing') } })).rejects.toThrow(/does not exist/);
   });
 
   it('a dispatcher that fails ends the run error and the send rejects', async () => {

@@ -117,7 +117,11 @@ async function pushHandedBack(ctx: TaskContext, workspace: PreparedGitWorkspace,
 }
 
 async function settleJob(ctx: TaskContext, job: { id: string; poolId: string }, runId: string, outcome: JobOutcome): Promise<void> {
-  if (outcome.kind === 'lease-lost') throw new LeftAloneSignal(`Run ${runId}: another worker took it over; its job is left to that worker.`);
+  if (outcome.kind === 'lease-lost') {
+    // Worth an operator's attention: this worker was paused or cut off past its lease.
+    ctx.logger.warn(`Run ${runId}: this worker lost its lease (it was paused or cut off for longer than the lease lasts) and another worker took the run over; its late writes were refused and the job is left to that worker.`);
+    throw new LeftAloneSignal(`Run ${runId}: another worker took it over; its job is left to that worker.`);
+  }
   if (outcome.kind === 'handed-back') {
     if (await handBackJob(ctx.pool, ctx.tables, job.id, job.poolId)) return;
     throw new LeftAloneSignal(`Run ${runId} was handed back, and its job is already held by another worker.`);

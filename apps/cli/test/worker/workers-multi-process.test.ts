@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunEvent, RunRecord } from '@cairn/core';
+import { backgroundRunInfo, type RunEvent, type RunRecord } from '@cairn/core';
 import { createPostgresStore, type PostgresStore } from '@cairn/store-postgres';
 import { describePostgres, type FreshDatabase, freshDatabase } from '@cairn/store-postgres/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -67,7 +67,9 @@ describePostgres('background agents: a server and three workers as separate proc
     await eventually(async () => {
       const record = await store.runs.get(frozenRun);
       return record && pidOfOwner(record.owner) !== frozen.pid ? true : undefined;
-    }, 'another worker taking the frozen run over', 60_000);
+    }, 'another worker taking the frozen run over', 60_000).catch(async (error) => {
+      throw new Error(`${(error as Error).message}\n${await diagnose(frozenRun)}`);
+    });
     frozen.signal('SIGCONT');
 
     const ended = await eventually(async () => {
@@ -86,7 +88,8 @@ describePostgres('background agents: a server and three workers as separate proc
       expect(statuses.some((event) => 'phase' in event.message && event.message.phase === 'resumed'), `${runId} was resumed by another worker`).toBe(true);
     }
     // The frozen worker woke after the takeover: its writes were refused by the fence (and it said so).
-    await eventually(async () => (/lease/i.test(frozen.output()) ? true : undefined), 'the frozen worker reporting its lost lease', 20_000);
+    await eventually(async () => (new RegExp(`Run ${frozenRun}: this worker lost its lease.*late writes were refused`).test(frozen.output()) ? true : undefined), 'the frozen worker reporting its refused writes', 20_000);
+    for (const runId of [killedRun, frozenRun]) expect(backgroundRunInfo((await store.runs.get(runId)) ?? {})?.attempts, `${runId} was started twice`).toBeGreaterThanOrEqual(2);
 
     // The server's SSE stream of a resumed run is its stored log, event for event.
     const streamed = await readEvents(server.url, killedRun);
@@ -95,15 +98,34 @@ describePostgres('background agents: a server and three workers as separate proc
     expect(streamed.events.filter((event) => event.id === undefined).map((event) => event.event)).toEqual(['end']);
   }, 300_000);
 
+  /**
+   * A run of the worker with this pid that is inside its 2 s shell command, whose start this poller
+   * saw happen less than a second ago (it saw the run before the call started): a signal sent now
+   * lands mid-tool, not as the command ends.
+   */
   async function runInToolOf(pid: number, except: string[] = []): Promise<string | undefined> {
     for (const record of await runningRecords()) {
-      if (except.includes(record.runId) || pidOfOwner(record.owner) !== pid) continue;
       const events = (await fullLog(record.runId)).map((stored) => stored.event);
       const started = events.filter((event) => isUpdate(event, 'tool-call-started')).length;
       const completed = events.filter((event) => isUpdate(event, 'tool-call-completed')).length;
-      if (started > completed) return record.runId;
+      const before = startsSeen.get(record.runId);
+      // When the poller saw this call start: unknown for a call already running at its first look.
+      const sawStartAt = before === undefined ? undefined : before.started < started ? Date.now() : before.sawStartAt;
+      startsSeen.set(record.runId, { started, sawStartAt });
+      if (except.includes(record.runId) || pidOfOwner(record.owner) !== pid || started <= completed) continue;
+      if (sawStartAt !== undefined && Date.now() - sawStartAt < 1_000) return record.runId;
     }
     return undefined;
+  }
+  const startsSeen = new Map<string, { started: number; sawStartAt: number | undefined }>();
+
+  /** What a takeover that did not happen waits on: the run, its agent's lease, its job, and what the workers said. */
+  async function diagnose(runId: string): Promise<string> {
+    const run = await store.runs.get(runId);
+    const lease = await store.pool.query(`SELECT lease_run_id, lease_owner, lease_deadline, clock_timestamp() AS now, lease_fence FROM ${store.schema}.agents WHERE agent_id = $1`, [run?.agentId]);
+    const job = await store.pool.query('SELECT id, queue_id, locked_by, locked_at, attempts, max_attempts, run_at, last_error FROM graphile_worker._private_jobs WHERE key = $1', [runId]);
+    const outputs = workers.map((worker, index) => `worker ${index + 1} (pid ${worker.pid}):\n${worker.output().slice(-3000)}`).join('\n');
+    return JSON.stringify({ owner: run?.owner, metadata: run?.metadata, lease: lease.rows, job: job.rows }, null, 1) + '\n' + outputs;
   }
 
   async function runningRecords(): Promise<RunRecord[]> {

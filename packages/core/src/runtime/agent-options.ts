@@ -40,7 +40,9 @@ export interface AgentDefinition {
 export interface LocalOptions {
   /**
    * The workspace root; every tool is confined to it. Required by Agent.create (a ConfigurationError
-   * says so); optional on Agent.resume, which keeps the stored one.
+   * says so); optional on Agent.resume, which keeps the stored one. Given to Agent.resume, the handle
+   * works in that folder (a worker's clone of the agent's repository) while the stored agent keeps
+   * its own.
    */
   cwd?: string;
   /**

@@ -63,6 +63,11 @@ export class CairnAgent {
   private readonly hooks: AgentHookSession;
   /** The `task` tool bound to this agent (or, for a subagent, to its depth and inherited tools). */
   private readonly subagents: AgentSubagents;
+  /**
+   * The folder this handle works in: the stored agent's, or the `local.cwd` a resume gave (a
+   * worker's clone of a git workspace); the stored agent keeps its own.
+   */
+  private readonly workspace: string;
 
   private constructor(
     runtime: AgentRuntime,
@@ -73,16 +78,17 @@ export class CairnAgent {
     subagent?: SubagentLink,
   ) {
     this.runtime = agentRuntimeFor(runtime, options);
+    this.workspace = options.local?.cwd ?? record.cwd;
     this.approvals = approvalSettingsFor(options, store);
     this.selection = record.model;
     this.shownSelection = showModel ? record.model : undefined;
     this.currentMode = record.mode;
     this.resolved = resolveModelSelection(this.runtime.registry, this.selection, options);
     this.turns = agentTurnQueue(this.runtime, store, record.agentId);
-    this.mcp = AgentMcp.for(this.runtime.registry, record.agentId, record.cwd, options);
-    this.hooks = new AgentHookSession(record.agentId, record.cwd, options);
+    this.mcp = AgentMcp.for(this.runtime.registry, record.agentId, this.workspace, options);
+    this.hooks = new AgentHookSession(record.agentId, this.workspace, options);
     this.subagents = new AgentSubagents({
-      agentId: record.agentId, cwd: record.cwd, options, runtime: this.runtime, store, selection: () => this.runSelection(),
+      agentId: record.agentId, cwd: this.workspace, options, runtime: this.runtime, store, selection: () => this.runSelection(),
       spawn: async (child, childOptions, link) => {
         await store.agents.put(child);
         return new CairnAgent(runtime, child, childOptions, store, true, link);
@@ -132,8 +138,9 @@ export class CairnAgent {
     const record = await store.agents.get(agentId);
     if (!record) throw new ConfigurationError(`No agent ${agentId} in the store. List agents with Agent.list() (or \`cairn agents\`).`);
     const model = options.model ? normalizeModelSelection(options.model) : record.model;
-    const given: AgentOptions = { ...options, model, local: { ...options.local, cwd: options.local?.cwd ?? record.cwd } };
-    await checkAgentOptions(agentRuntimeFor(runtime, given), given, 'Agent.resume', given.local?.cwd ?? record.cwd);
+    const cwd = options.local?.cwd === undefined ? record.cwd : await resumedWorkspace(options.local.cwd);
+    const given: AgentOptions = { ...options, model, local: { ...options.local, cwd } };
+    await checkAgentOptions(agentRuntimeFor(runtime, given), given, 'Agent.resume', cwd);
     const subagent = record.parentAgentId ? (await import('../subagents/resumed-subagent.js')).resumedSubagent(record, given) : undefined;
     const merged = subagent?.options ?? given;
     const agent = new CairnAgent(runtime, { ...record, model }, merged, store, options.model !== undefined, subagent?.link);
@@ -161,7 +168,7 @@ export class CairnAgent {
   }
 
   get cwd(): string {
-    return this.record.cwd;
+    return this.workspace;
   }
 
   get mode(): string {
@@ -319,7 +326,7 @@ export class CairnAgent {
       const { events, step } = await unfinishedToolEvents(this.store.runEvents, run.id, this.agentId);
       await log.append(events);
       const checkpointer = this.checkpointerFor(messages, snapshot.mode);
-      const settings = await loadSendSettingsOrError(this.options, this.record.cwd, this.runtime.registry.modes(), this.runtime.registry.mcp() !== undefined);
+      const settings = await loadSendSettingsOrError(this.options, this.workspace, this.runtime.registry.modes(), this.runtime.registry.mcp() !== undefined);
       const outcome: RunOutcome = settings.error
         ? { status: 'error', result: '', messages, mode: snapshot.mode, error: { message: settings.error.message, code: settings.error.code ?? 'configuration_error' } }
         : await executeRun(buildRunPlan(this.planSource(), { run, book, log, controller, options: {}, settings: settings.value, checkpointer, tools: await this.runTools({}, warnings.opened(snapshot.mode, log), controller.signal), state, mode: snapshot.mode, messages, resume: { step, ...(record.usage ? { usage: record.usage } : {}) } }));
@@ -362,12 +369,12 @@ export class CairnAgent {
       delete state.pendingModeSwitch;
       if (decided.approval) this.currentMode = runMode;
       const mode = this.modeDefinition(runMode);
-      const settings = await loadSendSettingsOrError(this.options, this.record.cwd, this.runtime.registry.modes(), this.runtime.registry.mcp() !== undefined);
+      const settings = await loadSendSettingsOrError(this.options, this.workspace, this.runtime.registry.modes(), this.runtime.registry.mcp() !== undefined);
       const tools = await this.runTools(options, settings.error ? undefined : warnings.warn, controller.signal);
       const hooks = settings.error ? { reminders: [] } : await this.hooks.openRun({ runId: run.id, mode: mode.id, warn: hookWarnings.warnText, signal: controller.signal, prompt: userMessage.text, resumed: history.length > 0 });
       const user = await buildUserMessage({
         message: userMessage,
-        cwd: this.record.cwd,
+        cwd: this.workspace,
         firstInConversation: history.length === 0,
         mode,
         modeChanged: history.length === 0 ? mode.id !== 'agent' || mode.promptBlocks.length > 0 : snapshot.mode !== mode.id,
@@ -382,8 +389,8 @@ export class CairnAgent {
         message, model: this.runSelection(), toolNames: offeredTools(tools(), {
           ...(this.options.tools ? { allow: this.options.tools } : {}),
           ...(this.options.disallowedTools ? { deny: this.options.disallowedTools } : {}),
-          mode, cwd: this.record.cwd, settings: this.options.toolSettings ?? {}, stableToolList: this.options.stableToolList === true,
-        }).map((tool) => tool.name), mode: mode.id, cwd: this.record.cwd, userText: userMessage.text,
+          mode, cwd: this.workspace, settings: this.options.toolSettings ?? {}, stableToolList: this.options.stableToolList === true,
+        }).map((tool) => tool.name), mode: mode.id, cwd: this.workspace, userText: userMessage.text,
         ...(modeChange ? { modeChange } : {}),
         ...(decided.approval ? { approvalUpdate: decided.approval.update } : {}),
       });
@@ -434,7 +441,7 @@ export class CairnAgent {
       const approvals: ApprovalRecord[] = (await this.store.approvals?.list({ runId: run.id })) ?? [];
       const point = resumePointOf(waiting, approvals, snapshot.messages);
       const checkpointer = this.checkpointerFor(point ? point.messages : repairConversation(snapshot.messages).messages, point?.mode ?? snapshot.mode);
-      const settings = await loadSendSettingsOrError(this.options, this.record.cwd, this.runtime.registry.modes(), this.runtime.registry.mcp() !== undefined);
+      const settings = await loadSendSettingsOrError(this.options, this.workspace, this.runtime.registry.modes(), this.runtime.registry.mcp() !== undefined);
       // The run's opening events are written already: its hook warnings are written as they come.
       await log.append(hookWarnings.open(point?.mode ?? snapshot.mode, log));
       const hooks = point && !settings.error ? await this.hooks.openRun({ runId: run.id, mode: point.mode, warn: hookWarnings.warnText, signal: controller.signal, resumed: true }) : { reminders: [] };
@@ -479,7 +486,7 @@ export class CairnAgent {
   private planSource(hooks?: AgentHooks): RunPlanAgent {
     return {
       agentId: this.agentId,
-      cwd: this.record.cwd,
+      cwd: this.workspace,
       options: { ...this.options, hooks },
       runtime: this.runtime,
       store: this.store,
@@ -543,7 +550,7 @@ export class CairnAgent {
 
   /** The content the agent last wrote to `path` (a path from listArtifacts). */
   downloadArtifact(path: string): Promise<Buffer> {
-    return readAgentArtifact(this.store, { agentId: this.agentId, cwd: this.record.cwd }, path);
+    return readAgentArtifact(this.store, { agentId: this.agentId, cwd: this.workspace }, path);
   }
 
   /** A new agent that starts from this agent's conversation (same checkpoint root, shared blobs). */
@@ -585,4 +592,12 @@ export class CairnAgent {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
+}
+
+/** A resume's own `local.cwd`, canonical as Agent.create makes it; a missing folder is a clear error. */
+async function resumedWorkspace(cwd: string): Promise<string> {
+  const { canonicalWorkspaceRoot } = await import('../node/workspace-path.js');
+  return canonicalWorkspaceRoot(cwd).catch(() => {
+    throw new ConfigurationError(`The workspace folder ${cwd} does not exist. Create it or pass another local.cwd to Agent.resume.`);
+  });
 }
