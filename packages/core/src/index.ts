@@ -39,6 +39,8 @@ export { buildSystemPrompt, type SystemPromptInput, systemReminder } from './con
 export { baseSystemBlocks } from './context/prompt-blocks.js';
 export { calledOnOtherParts, commitCheckpointInParts, type ComposeStoreParts, compareListKeys, composeStore, createMemoryStore, decodeListCursor, encodeListCursor, hashBlob, isBlobHash, type ListSortKey, normalizeListLimit } from './store/index.js';
 export { assertAgentStore, type ComposeLocalAgentStoreParts, composeLocalAgentStore } from './store/index.js';
+// The error codes every store backend reports (the conformance suite checks them): one wording for all.
+export { alreadyExistsError, invalidArgumentError, notFoundError } from './store/index.js';
 export { approvalMatches, checkApprovalDecision, checkApprovalFilter, checkApprovalRequests, compareApprovals, createMemoryApprovalsStore, decidedApproval } from './store/index.js';
 export * from './hooks/index.js';
 export { defineTool } from './tools/define-tool.js';

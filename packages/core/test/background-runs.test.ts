@@ -133,7 +133,10 @@ describe('background runs', () => {
     const { agent } = await backgroundAgent(store, recordingQueue());
     const run = await agent.send('where are you?');
     const seen: string[] = [];
-    const where = defineTool({ id: 'where', name: 'where', description: 'Say the folder.', inputSchema: z.object({}), readOnly: true, category: 'custom', execute: async (_input, context) => (seen.push(context.cwd), context.cwd) });
+    const where = defineTool({ id: 'where', name: 'where', description: 'Say the folder.', inputSchema: z.object({}), readOnly: true, category: 'custom', execute: async (_input, context) => {
+      seen.push(context.cwd);
+      return context.cwd;
+    } });
     const clone = await realpath(await tempWorkspace('cairn-clone-'));
     const { Agent } = setup([{ toolCalls: [{ name: 'where', args: {} }] }, { text: 'here' }], [where]);
     const worker = (await Agent.resume(agent.agentId, { local: { store, cwd: clone } })) as CairnAgent;

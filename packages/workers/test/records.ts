@@ -1,8 +1,6 @@
-import type { AgentRecord, RunRecord } from '@cairn/core';
+import type { RunRecord } from '@cairn/core';
 
-export function agentRecord(agentId: string): AgentRecord {
-  return { agentId, cwd: '/workspace/project', model: { id: 'openai/gpt-4.1-mini' }, mode: 'agent', createdAt: 1, updatedAt: 1, archived: false, checkpointRoot: null, lease: null };
-}
+export { agentRecord } from '@cairn/core/testing/stores';
 
 /** A background run as a send creates it (status running, no owner, the queued send in metadata). */
 export function queuedRunRecord(runId: string, agentId: string, overrides: Partial<RunRecord> = {}): RunRecord {

@@ -13,3 +13,4 @@ export {
 export { normalizeEventListOptions } from './memory-run-events.js';
 export { type ComposeLocalAgentStoreParts, composeLocalAgentStore } from './compose-local-agent-store.js';
 export { assertAgentStore, missingStoreMethods, optionalSubstoreMethods } from './store-shape.js';
+export { alreadyExistsError, invalidArgumentError, notFoundError } from './store-errors.js';

@@ -1,16 +1,6 @@
 import { CairnError } from '@cairn/core';
 
-export function notFoundError(kind: 'agent' | 'run', id: string): CairnError {
-  return new CairnError(`No ${kind} with id "${id}" in the store.`, { code: 'not_found' });
-}
-
-export function alreadyExistsError(kind: 'run', id: string): CairnError {
-  return new CairnError(`A ${kind} with id "${id}" already exists in the store; use update() to change it.`, { code: 'already_exists' });
-}
-
-export function invalidArgumentError(message: string): CairnError {
-  return new CairnError(message, { code: 'invalid_argument' });
-}
+export { alreadyExistsError, invalidArgumentError, notFoundError } from '@cairn/core';
 
 export function storeLockedError(dir: string, holder: string): CairnError {
   return new CairnError(

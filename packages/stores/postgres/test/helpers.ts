@@ -1,41 +1,10 @@
-import type { AgentRecord, RunEvent, RunRecord } from '@cairn/core';
+import type { RunEvent } from '@cairn/core';
 import pg from 'pg';
 import { afterEach, beforeEach } from 'vitest';
 import { createPostgresStore, type PostgresStore } from '../src/index.js';
 import { type FreshSchema, freshSchema } from '../src/testing/index.js';
 
-export function agentRecord(agentId: string, overrides: Partial<AgentRecord> = {}): AgentRecord {
-  return {
-    agentId,
-    cwd: '/workspace/project',
-    model: { id: 'anthropic/claude-sonnet-4-5' },
-    mode: 'agent',
-    createdAt: 1_700_000_000_000,
-    updatedAt: 1_700_000_000_000,
-    archived: false,
-    checkpointRoot: null,
-    lease: null,
-    ...overrides,
-  };
-}
-
-export function runRecord(runId: string, agentId: string, overrides: Partial<RunRecord> = {}): RunRecord {
-  return {
-    runId,
-    agentId,
-    requestId: `request-${runId}`,
-    status: 'running',
-    mode: 'agent',
-    model: 'anthropic/claude-sonnet-4-5',
-    prompt: 'Fix the failing test',
-    createdAt: 1_700_000_000_000,
-    updatedAt: 1_700_000_000_000,
-    checkpointBefore: null,
-    ...overrides,
-  };
-}
-
-export const textDelta = (text: string): RunEvent => ({ kind: 'update', update: { type: 'text-delta', text } });
+export { agentRecord, runRecord, textDelta } from '@cairn/core/testing/stores';
 
 export const textOf = (event: RunEvent) => (event.kind === 'update' && event.update.type === 'text-delta' ? event.update.text : event.kind);
 
