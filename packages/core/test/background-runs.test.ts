@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -145,6 +145,17 @@ describe('background runs', () => {
     expect(seen).toEqual([clone]);
     expect((await store.agents.get(agent.agentId))?.cwd).toBe(agent.cwd);
     await expect(Agent.resume(agent.agentId, { local: { store, cwd: join(clone, 'missing') } })).rejects.toThrow(/does not exist/);
+  });
+
+  it('a worker on a machine without the agent folder refuses the run (the queue may try another worker) and takes no lease', async () => {
+    const store = createMemoryStore();
+    const { agent } = await backgroundAgent(store, recordingQueue());
+    const run = await agent.send('x');
+    const worker = await workerAgent(store, agent.agentId, [{ text: 'x' }]);
+    await rm(agent.cwd, { recursive: true });
+    await expect(worker.executeQueuedRun(run.id)).rejects.toThrow(/does not exist on this machine/);
+    expect((await store.agents.get(agent.agentId))?.lease).toBeNull();
+    expect((await store.runs.get(run.id))?.status).toBe('running');
   });
 
   it('a dispatcher that fails ends the run error and the send rejects', async () => {

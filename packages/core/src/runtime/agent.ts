@@ -264,6 +264,10 @@ export class CairnAgent {
     if (!queued || queued.agentId !== this.agentId) throw new ConfigurationError(`Agent ${this.agentId} has no run ${runId} in the store.`);
     if (queued.status !== 'running') return { kind: 'already-ended', status: queued.status };
     if (!backgroundRunInfo(queued)) throw new ConfigurationError(`Run ${runId} was not queued: it runs in the process it was sent from.`);
+    // A worker of another machine may have the folder: throwing lets the queue try elsewhere.
+    if (!(await isDirectory(this.workspace))) {
+      throw new ConfigurationError(`The folder of agent ${this.agentId}, ${this.workspace}, does not exist on this machine: run its worker where the folder is (or on a filesystem that has it), or send the run with a git workspace.`);
+    }
     const controller = new AbortController();
     const handBack = options.handBack;
     if (handBack?.aborted) return { kind: 'handed-back' };
@@ -600,4 +604,9 @@ async function resumedWorkspace(cwd: string): Promise<string> {
   return canonicalWorkspaceRoot(cwd).catch(() => {
     throw new ConfigurationError(`The workspace folder ${cwd} does not exist. Create it or pass another local.cwd to Agent.resume.`);
   });
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  const { stat } = await import('node:fs/promises');
+  return stat(path).then((entry) => entry.isDirectory(), () => false);
 }
