@@ -39,7 +39,8 @@ import { agentTurnQueue, type AgentTurnQueue } from './agent-turn-queue.js';
 import { runMessage, runStartEvents } from './run-start-events.js';
 import { listAgentArtifacts, readAgentArtifact, type SDKArtifact } from './agent-artifacts.js';
 import { AgentSubagents, type SubagentLink } from './agent-subagents.js';
-import { type ExecuteQueuedRunOptions, type QueuedRunOutcome, type QueuedSend, assertBackgroundSend, assertGitWorkspace, backgroundRunInfo, withBackgroundInfo } from './background-run.js';
+import { type ExecuteQueuedRunOptions, type QueuedRunOutcome, backgroundRunInfo, withBackgroundInfo } from './background-run.js';
+import { queueRun } from './background-send.js';
 import { type RunControl, handedBack, queuedRunOutcome, resumedNotice, unfinishedToolEvents } from './queued-run-steps.js';
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
@@ -188,7 +189,12 @@ export class CairnAgent {
     if (!userMessage.text?.trim() && !userMessage.images?.length) throw new ConfigurationError('send() needs a non-empty message.');
     const runId = newId('run');
     const runSelection = this.runSelection();
-    if (this.options.background) return this.sendToQueue(runId, userMessage, runMode, options);
+    if (this.options.background) {
+      return queueRun({
+        store: this.store, dispatcher: this.options.background, runId, agentId: this.agentId, checkpointRoot: this.record.checkpointRoot,
+        model: { id: this.resolved.id, selection: runSelection, ...(options.model ? { override: this.selection } : {}) }, runMode, message: userMessage, options,
+      });
+    }
     await this.turns.admit(runId, options.local?.force === true, this.record);
     const now = Date.now();
     const record: RunRecord = {
@@ -219,39 +225,6 @@ export class CairnAgent {
       .enqueue(runId, controller, () => this.execute(run, record, log, controller, userMessage, runMode, options).catch((error: unknown) => failedRunResult(this.store, run, error)))
       .then(resolveDone);
     return run;
-  }
-
-  /**
-   * A send of a background agent: the run's record (with what a worker needs to run it) goes into
-   * the store and the run into the dispatcher's queue; the returned Run follows it through the store.
-   */
-  private async sendToQueue(runId: string, userMessage: UserMessage, runMode: string, options: SendOptions): Promise<Run> {
-    assertBackgroundSend(options as Record<string, unknown>);
-    if (options.workspace !== undefined) assertGitWorkspace(options.workspace);
-    const send: QueuedSend = {
-      text: userMessage.text,
-      ...(userMessage.images?.length ? { images: userMessage.images } : {}),
-      ...(options.mode ? { mode: options.mode } : {}),
-      ...(options.model ? { model: this.selection } : {}),
-      ...(options.approvePlan !== undefined ? { approvePlan: options.approvePlan } : {}),
-      ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
-    };
-    const now = Date.now();
-    const selection = this.runSelection();
-    const record: RunRecord = {
-      runId, agentId: this.agentId, requestId: globalThis.crypto.randomUUID(), status: 'running', mode: runMode, model: this.resolved.id,
-      ...(selection.params ? { modelParams: selection.params } : {}),
-      prompt: userMessage.text, createdAt: now, updatedAt: now, checkpointBefore: this.record.checkpointRoot,
-      metadata: withBackgroundInfo(undefined, { queuedAt: now, send, ...(options.workspace ? { workspace: options.workspace } : {}) }),
-    };
-    await this.store.runs.create(record);
-    try {
-      await (this.options.background as NonNullable<AgentOptions['background']>).dispatch({ runId, agentId: this.agentId });
-    } catch (error) {
-      await closeRun(this.store, record, 'error', { message: `The run could not be queued: ${error instanceof Error ? error.message : String(error)}`, code: 'dispatch_failed' });
-      throw error;
-    }
-    return new Run(this.store, record);
   }
 
   /**
