@@ -106,7 +106,8 @@ describe('background runs', () => {
     const worker = await workerAgent(store, agent.agentId, [{ text: 'changed' }]);
     const branches = [{ repoUrl: 'file:///tmp/origin.git', branch: `cairn/${agent.agentId}` }];
     await worker.executeQueuedRun(run.id, { finalize: async () => ({ git: { branches } }) });
-    await run.wait();
+    expect((await run.wait()).git).toEqual({ branches });
+    expect(run.git).toEqual({ branches });
     expect((await store.runs.get(run.id))?.git).toEqual({ branches });
   });
 

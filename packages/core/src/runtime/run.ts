@@ -4,7 +4,7 @@ import { approvalChannel } from './approval-channel.js';
 import type { RunOperation } from '../spec/errors/index.js';
 import type { ConversationTurn, RunEvent, RunStatus, SDKMessage, TokenUsage } from '../spec/events/v1/index.js';
 import type { ModelSelection } from '../spec/provider/v1/index.js';
-import type { AgentStore, RunRecord, StoredRunEvent } from '../spec/store/v1/index.js';
+import type { AgentStore, RunGitInfo, RunRecord, StoredRunEvent } from '../spec/store/v1/index.js';
 import type { RunEventLog } from './run-event-log.js';
 import { tailRunEvents } from './run-event-log.js';
 import { acquireAgentLease, closeRun, interruptedError, leaseIsStale, newOwnerId } from './recovery.js';
@@ -32,6 +32,8 @@ export interface RunResult {
   usage?: TokenUsage;
   /** Cairn: the agent the run belongs to. */
   agentId?: string;
+  /** The branches a background run on a git workspace pushed (docs/background-agents.md). */
+  git?: RunGitInfo;
 }
 
 export type { RunOperation } from '../spec/errors/index.js';
@@ -119,6 +121,10 @@ export class Run {
   }
   get createdAt(): number {
     return this.record.createdAt;
+  }
+  /** The branches a background run on a git workspace pushed; undefined for other runs. */
+  get git(): RunGitInfo | undefined {
+    return this.record.git;
   }
 
   /** @internal The runtime updates the live record as the run progresses. */
@@ -244,6 +250,7 @@ export class Run {
       ...(record.error === undefined ? {} : { error: record.error }),
       ...(record.usage === undefined ? {} : { usage: record.usage }),
       ...(record.durationMs === undefined ? {} : { durationMs: record.durationMs }),
+      ...(record.git === undefined ? {} : { git: record.git }),
       model: modelOfRecord(record),
     };
   }
