@@ -280,11 +280,14 @@ export class CairnAgent {
         : logged && this.record.checkpointRoot !== started.checkpointBefore
           ? await this.executeInterrupted(run, started, log, controller, control)
           : await this.execute(run, started, log, controller, message, info.send.mode ?? started.mode, send, { ...control, openingLogged: logged });
-      resolveDone(result);
       return { kind: 'ended', result };
     } catch (error) {
       if (error === handedBack) return { kind: 'handed-back' };
+      // Thrown (a store that went away): the queue retries, and the next worker resumes the run.
       throw error;
+    } finally {
+      // This process is done with the run whatever happened: its live entry must not wait forever.
+      resolveDone(run.toResult());
     }
   }
 
