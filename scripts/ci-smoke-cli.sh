@@ -9,8 +9,9 @@ export PATH="$bin_dir:$PATH"
 work="$(mktemp -d)"
 server_pid=
 serve_pid=
+worker_pid=
 cleanup() {
-  for pid in $server_pid $serve_pid; do kill "$pid" 2>/dev/null || true; done
+  for pid in $server_pid $serve_pid $worker_pid; do kill "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -47,4 +48,28 @@ curl -fsS -H 'authorization: Bearer ci-smoke-token-0123456789' "$base/v1/server"
 curl -fsS "$base/" | grep -qi '<html' || { echo "ci-smoke: no chat page at /" >&2; exit 1; }
 kill "$serve_pid"
 wait "$serve_pid" 2>/dev/null || true
+
+# Background agents from the install, when a PostgreSQL server is given: `cairn worker` and
+# `cairn serve --store` on it, one run sent to the server and executed by the worker.
+if [ -n "${CAIRN_TEST_POSTGRES_URL:-}" ]; then
+  cairn worker --store "$CAIRN_TEST_POSTGRES_URL" >"$work/worker.log" 2>&1 &
+  worker_pid=$!
+  cairn serve --store "$CAIRN_TEST_POSTGRES_URL" --port 0 --token ci-smoke-token-0123456789 >"$work/serve-pg.log" 2>&1 &
+  serve_pid=$!
+  for _ in $(seq 200); do grep -q 'taking runs' "$work/worker.log" && grep -q 'listening on' "$work/serve-pg.log" && break; sleep 0.1; done
+  grep -q 'taking runs' "$work/worker.log" || { echo "ci-smoke: cairn worker did not start: $(cat "$work/worker.log")" >&2; exit 1; }
+  base="$(grep -o 'http://[^ ]*' "$work/serve-pg.log" | head -n1)"
+  [ -n "$base" ] || { echo "ci-smoke: cairn serve --store did not start: $(cat "$work/serve-pg.log")" >&2; exit 1; }
+  auth='authorization: Bearer ci-smoke-token-0123456789'
+  agent="$(curl -fsS -H "$auth" -H 'content-type: application/json' -d "{\"model\":\"openai/gpt-4.1-mini\",\"local\":{\"cwd\":\"$PWD\"}}" "$base/v1/agents" | node -e 'let t="";process.stdin.on("data",(c)=>t+=c).on("end",()=>console.log(JSON.parse(t).agent.agentId))')"
+  run="$(curl -fsS -H "$auth" -H 'content-type: application/json' -d '{"text":"Say hello in the background"}' "$base/v1/agents/$agent/runs" | node -e 'let t="";process.stdin.on("data",(c)=>t+=c).on("end",()=>console.log(JSON.parse(t).id))')"
+  status=running
+  for _ in $(seq 300); do
+    status="$(curl -fsS -H "$auth" "$base/v1/runs/$run" | node -e 'let t="";process.stdin.on("data",(c)=>t+=c).on("end",()=>console.log(JSON.parse(t).status))')"
+    [ "$status" != running ] && break
+    sleep 0.2
+  done
+  [ "$status" = finished ] || { echo "ci-smoke: the queued run ended $status: $(cat "$work/worker.log")" >&2; exit 1; }
+  echo "ci-smoke: a run queued by cairn serve --store was executed by cairn worker" >&2
+fi
 echo "ci-smoke: ok" >&2
