@@ -11,6 +11,8 @@ let client: ReturnType<typeof api>;
 
 beforeAll(async () => {
   fixture = await serveFixture('streams', (text) => {
+    // Long enough that a second server process started meanwhile (seconds under CI load) finds the agent held.
+    if (text.includes('held')) return { toolCalls: [{ name: 'run_terminal_cmd', args: { command: 'sleep 10' } }] };
     if (text.includes('slow')) return { toolCalls: [{ name: 'run_terminal_cmd', args: { command: 'sleep 2' } }] };
     if (text.includes('long')) return { text: `${text}: ${'word '.repeat(300)}` };
     return { text: `echo: ${text}` };
@@ -86,7 +88,7 @@ describe('cairn serve: event streams', () => {
   });
 
   it('an agent held by another server process answers 409 agent_busy', async () => {
-    const { agent, run } = await agentFor('slow');
+    const { agent, run } = await agentFor('held');
     const other = await startServe(fixture.cli.bin, { roots: [workspace], env: fixture.env });
     try {
       const busy = await api(other.url).post(`/v1/agents/${agent.agentId}/runs`, { text: 'me too' });

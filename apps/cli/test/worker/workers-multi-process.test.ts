@@ -67,7 +67,7 @@ describePostgres('background agents: a server and three workers as separate proc
     await eventually(async () => {
       const record = await store.runs.get(frozenRun);
       return record && pidOfOwner(record.owner) !== frozen.pid ? true : undefined;
-    }, 'another worker taking the frozen run over', 60_000).catch(async (error) => {
+    }, 'another worker taking the frozen run over', 120_000).catch(async (error) => {
       throw new Error(`${(error as Error).message}\n${await diagnose(frozenRun)}`);
     });
     frozen.signal('SIGCONT');
@@ -123,7 +123,7 @@ describePostgres('background agents: a server and three workers as separate proc
   async function diagnose(runId: string): Promise<string> {
     const run = await store.runs.get(runId);
     const lease = await store.pool.query(`SELECT lease_run_id, lease_owner, lease_deadline, clock_timestamp() AS now, lease_fence FROM ${store.schema}.agents WHERE agent_id = $1`, [run?.agentId]);
-    const job = await store.pool.query('SELECT id, queue_id, locked_by, locked_at, attempts, max_attempts, run_at, last_error FROM graphile_worker._private_jobs WHERE key = $1', [runId]);
+    const job = await store.pool.query('SELECT id, job_queue_id, locked_by, locked_at, attempts, max_attempts, run_at, last_error FROM graphile_worker._private_jobs WHERE key = $1', [runId]);
     const outputs = workers.map((worker, index) => `worker ${index + 1} (pid ${worker.pid}):\n${worker.output().slice(-3000)}`).join('\n');
     return JSON.stringify({ owner: run?.owner, metadata: run?.metadata, lease: lease.rows, job: job.rows }, null, 1) + '\n' + outputs;
   }
