@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentOptions, RunEvent } from '@cairn/core';
@@ -142,16 +142,7 @@ export function useWorld(url: string): () => World {
   };
 }
 
-/** Processes whose command line contains the marker (host view of /proc, so sandboxed ones too). */
-export async function processesWith(marker: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ').trim();
-    if (commandLine.includes(marker)) found.push(`${pid}: ${commandLine}`);
-  }
-  return found;
-}
+export { processesWith } from '../../../scripts/testing/processes.js';
 
 /** Every event of a run's log so far. */
 export async function loggedEvents(store: PostgresStore, runId: string): Promise<RunEvent[]> {
