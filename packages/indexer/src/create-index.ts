@@ -5,7 +5,8 @@ import { join, relative, resolve } from 'node:path';
 import type { EmbeddingModelV1 } from '@cairn/core';
 import { canonicalWorkspaceRoot, IgnoreRules, isInsideRoot, toPosix } from '@cairn/core/node';
 import { type ChunkFileOptions, chunkFile } from './chunk-file.js';
-import { embeddingModelKey, embedValues } from './embed-chunks.js';
+import { embeddingModelKey } from './embed-chunks.js';
+import { embeddingInput, embedPending } from './embed-pending.js';
 import { contentHash, merkleTree } from './hashing.js';
 import { IndexStore, type FileRecord } from './index-store.js';
 import { loadRulesFor, readTextFile, scanWorkspace } from './scan-workspace.js';
@@ -16,11 +17,6 @@ import type { Chunk, CodebaseIndex, CreateIndexOptions, IndexProgress, IndexStat
 export function indexDatabasePath(canonicalRoot: string, home?: string): string {
   const base = home ?? process.env.CAIRN_HOME ?? join(homedir(), '.cairn');
   return join(base, 'index', `${contentHash(canonicalRoot).slice(0, 24)}.sqlite`);
-}
-
-/** The text a chunk is embedded (and cached) as. The path is left out so renames reuse vectors. */
-function embeddingInput(chunk: { symbol?: string | null; text: string }): string {
-  return (chunk.symbol ? `${chunk.symbol}\n` : '') + chunk.text.slice(0, 8000);
 }
 
 export async function createIndex(options: CreateIndexOptions): Promise<CodebaseIndex> {
@@ -142,55 +138,12 @@ class WorkspaceIndex implements CodebaseIndex {
     }
   }
 
-  /** Embed chunks that have no vector, reusing cached vectors by content hash. Never throws for model errors. */
-  private async embedPending(signal?: AbortSignal): Promise<{ embedded: number; error?: string }> {
-    const model = this.model;
-    if (!model) return { embedded: 0 };
-    const key = embeddingModelKey(model);
-    if (model.dimensions) this.store.useEmbeddingModel(key, model.dimensions);
-    else if (this.store.getMeta('embedding_model') !== key && this.store.hasVectors) this.store.dropVectors();
-    const pending = this.store.chunksWithoutVectors();
-    let embedded = 0;
-    const groupSize = Math.max(1, model.maxEmbeddingsPerCall) * 4;
-    try {
-      for (let start = 0; start < pending.length; start += groupSize) {
-        const group = pending.slice(start, start + groupSize);
-        const vectors = new Map<string, Float32Array>();
-        const missing: Array<{ hash: string; input: string }> = [];
-        for (const chunk of group) {
-          if (vectors.has(chunk.contentHash) || missing.some((item) => item.hash === chunk.contentHash)) continue;
-          const cached = this.store.cachedVector(chunk.contentHash, key);
-          if (cached) vectors.set(chunk.contentHash, cached);
-          else missing.push({ hash: chunk.contentHash, input: embeddingInput(chunk) });
-        }
-        const fresh = await embedValues(model, missing.map((item) => item.input), {
-          ...(signal ? { abortSignal: signal } : {}),
-          ...(this.options.embeddingRetry ? { retry: this.options.embeddingRetry } : {}),
-        });
-        missing.forEach((item, index) => {
-          const vector = fresh[index];
-          if (vector) vectors.set(item.hash, vector);
-        });
-        const first = vectors.values().next().value;
-        if (first && (this.store.getMeta('embedding_model') !== key || this.store.dimensions !== first.length)) this.store.useEmbeddingModel(key, first.length);
-        this.store.transaction(() => {
-          for (const item of missing) {
-            const vector = vectors.get(item.hash);
-            if (vector) this.store.cacheVector(item.hash, key, vector);
-          }
-          for (const chunk of group) {
-            const vector = vectors.get(chunk.contentHash);
-            if (vector) this.store.setChunkVector(chunk.id, vector);
-          }
-        });
-        embedded += group.length;
-        this.progress({ phase: 'embed', files: 0, totalFiles: 0, chunks: pending.length, embedded });
-      }
-      return { embedded };
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      return { embedded, error: error instanceof Error ? error.message : String(error) };
-    }
+  private embedPending(signal?: AbortSignal): Promise<{ embedded: number; error?: string }> {
+    return embedPending(this.store, this.model, {
+      ...(signal ? { abortSignal: signal } : {}),
+      ...(this.options.embeddingRetry ? { retry: this.options.embeddingRetry } : {}),
+      onProgress: (progress) => this.progress(progress),
+    });
   }
 
   private toRelative(inputPath: string): string | undefined {
