@@ -11,5 +11,7 @@ export { anthropicErrorBody, startFakeAnthropicServer, validateAnthropicRequest 
 export { geminiErrorBody, startFakeGeminiServer, validateGeminiRequest } from './testing/fake-gemini-server.js';
 export { openAIErrorBody, startFakeResponsesServer, validateResponsesRequest } from './testing/fake-responses-server.js';
 export { type FailureProxy, startFailureProxy } from './testing/fake-failure-proxy.js';
+export { type EmbeddingFailure, type FakeEmbeddingServer, type FakeEmbeddingServerOptions, startFakeEmbeddingServer } from './testing/fake-embedding-server.js';
+export { embeddingWords, hashedEmbedding, type HashedEmbeddingOptions } from './testing/hashed-embedding.js';
 export { createToolContext, type TestToolContext } from './testing/tool-context.js';
 export { assistantMessageFromParts, collectStream, shortenStrings, summarizeStreamParts } from './testing/stream-parts.js';
