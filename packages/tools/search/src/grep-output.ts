@@ -50,3 +50,49 @@ export function renderEntries(entries: Iterable<GrepEntry>, limits: RenderLimits
   }
   return { text: out.join('\n'), lines: printed };
 }
+
+/**
+ * rg's `--sort=path` order: a depth-first walk with the names of each folder compared bytewise,
+ * which is bytewise order of the paths with `/` below every other byte (`a/b` before `a-b/c`).
+ */
+export function pathSortKey(path: string): Buffer {
+  return Buffer.from(path.replaceAll('/', '\0'));
+}
+
+export function comparePaths(left: string, right: string): number {
+  return Buffer.compare(pathSortKey(left), pathSortKey(right));
+}
+
+/**
+ * Entries from a parallel (unsorted) rg run, put in the order `rg --sort=path` prints them. rg
+ * prints each file's results together; they keep their order, and with context lines
+ * (`separateFiles`) one `--` goes between two files, as rg prints it.
+ */
+export function sortEntriesByPath(entries: GrepEntry[], separateFiles: boolean): GrepEntry[] {
+  const groups = new Map<string, GrepEntry[]>();
+  let current: GrepEntry[] | undefined;
+  for (const entry of entries) {
+    if (entry.type === 'separator') {
+      current?.push(entry);
+      continue;
+    }
+    current = groups.get(entry.path);
+    if (!current) {
+      current = [];
+      groups.set(entry.path, current);
+    }
+    current.push(entry);
+  }
+  const keyed = [...groups.entries()].map(([path, group]) => ({ key: pathSortKey(path), group }));
+  keyed.sort((left, right) => Buffer.compare(left.key, right.key));
+  const sorted: GrepEntry[] = [];
+  for (const { group } of keyed) {
+    let first = 0;
+    let last = group.length;
+    while (first < last && group[first]?.type === 'separator') first++;
+    while (last > first && group[last - 1]?.type === 'separator') last--;
+    if (separateFiles && sorted.length > 0) sorted.push({ type: 'separator' });
+    for (let index = first; index < last; index++) sorted.push(group[index] as GrepEntry);
+  }
+  return sorted;
+}

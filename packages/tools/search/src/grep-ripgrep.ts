@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { ToolError } from '@cairn/core';
 import type { GrepPlan } from './grep-input.js';
-import type { GrepEntry } from './grep-output.js';
+import { type GrepEntry, sortEntriesByPath } from './grep-output.js';
 import type { RipgrepJail } from './ripgrep-jail.js';
 import { ripgrepArguments } from './ripgrep-arguments.js';
 
@@ -59,10 +59,39 @@ export function parseRipgrepOutput(output: string, mode: GrepPlan['mode'], compl
   return entries;
 }
 
-export function runRipgrep(search: RipgrepSearch): Promise<RipgrepResult> {
+/**
+ * Output read from an unsorted (parallel) rg run before it counts as capped. Everything below it is
+ * collected, parsed and sorted by path; about 40 ms of parsing at the bound.
+ */
+export const unsortedOutputBound = 4 * 1024 * 1024;
+
+/**
+ * rg walks in parallel (no `--sort=path`, which forces one thread) and the output is sorted
+ * afterwards. When the output passes `unsortedOutputBound`, which files made it in depends on
+ * thread timing, so rg runs again in path order and is stopped at `maxOutputBytes`: a capped
+ * result is always the first results in path order, the same on every run.
+ */
+export async function runRipgrep(search: RipgrepSearch): Promise<RipgrepResult> {
+  const deadline = Date.now() + search.timeoutMs;
+  const parallel = await spawnRipgrep(search, { sortByPath: false, maxOutputBytes: Math.max(unsortedOutputBound, search.maxOutputBytes), deadline });
+  if (parallel.stoppedBy !== 'entries') {
+    const separateFiles = search.plan.mode === 'content' && (search.plan.before > 0 || search.plan.after > 0);
+    return { ...parallel, entries: sortEntriesByPath(parallel.entries, separateFiles) };
+  }
+  return spawnRipgrep(search, { sortByPath: true, maxOutputBytes: search.maxOutputBytes, deadline });
+}
+
+interface RipgrepRun {
+  sortByPath: boolean;
+  maxOutputBytes: number;
+  deadline: number;
+}
+
+function spawnRipgrep(search: RipgrepSearch, run: RipgrepRun): Promise<RipgrepResult> {
   return new Promise((resolve, reject) => {
+    const args = ripgrepArguments(search.plan, search.target, search.maxColumns, { sortByPath: run.sortByPath });
     // No environment at all: rg needs none (--no-config), and the agent's keys stay out of reach.
-    const child = spawn(search.jail.file, [...search.jail.prefix(search.root), ...ripgrepArguments(search.plan, search.target, search.maxColumns)], {
+    const child = spawn(search.jail.file, [...search.jail.prefix(search.root), ...args], {
       cwd: search.root,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {},
@@ -75,14 +104,14 @@ export function runRipgrep(search: RipgrepSearch): Promise<RipgrepResult> {
       stoppedBy ??= reason;
       child.kill('SIGKILL');
     };
-    const timer = setTimeout(() => stop('timeout'), search.timeoutMs);
+    const timer = setTimeout(() => stop('timeout'), Math.max(0, run.deadline - Date.now()));
     const onAbort = () => stop('timeout');
     search.signal.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => {
       if (stoppedBy) return;
       chunks.push(chunk);
       bytes += chunk.length;
-      if (bytes >= search.maxOutputBytes) stop('entries');
+      if (bytes >= run.maxOutputBytes) stop('entries');
     });
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 8192) stderr += chunk.toString('utf8');

@@ -89,7 +89,7 @@ describe('grep output equals real ripgrep output', () => {
       const target = input.path ?? '';
       // The reference is rg with the same flags but its plain output (no --null); only the final
       // newline is normalised away (the tool returns text without a trailing newline).
-      let reference = referenceRipgrep(rgPath as string, workspace.root, ripgrepArguments(plan, target, 500).filter((arg) => arg !== '--null'));
+      let reference = referenceRipgrep(rgPath as string, workspace.root, ripgrepArguments(plan, target, 500, { sortByPath: true }).filter((arg) => arg !== '--null'));
       // One deliberate difference: rg lets a positive --glob re-include a file that an ignore
       // file names (not one inside an ignored folder); Cairn keeps ignore files authoritative.
       if (input.glob === '*.ts') {
