@@ -3,6 +3,7 @@ import type { ResolvedModel } from '../registry/registry.js';
 import type { InteractionUpdate } from '../spec/events/v1/index.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { AgentStore, RunRecord } from '../spec/store/v1/index.js';
+import type { AgentEditFeedback } from './agent-edit-feedback.js';
 import type { AgentOptions, SendOptions } from './agent-options.js';
 import type { AgentRuntime } from './agent-runtime.js';
 import { createAutoReviewer } from './auto-review.js';
@@ -31,6 +32,8 @@ export interface RunPlanAgent {
   store: AgentStore;
   resolved: ResolvedModel;
   approvals: AgentApprovalSettings;
+  /** The agent's edit-feedback sessions (diagnostics after edits). */
+  editFeedback?: AgentEditFeedback;
   onModeChanged(mode: string): void;
   /** Every update of the run, before the caller's onDelta (the run's usage total). */
   onTurnUpdate(run: Run, update: InteractionUpdate): Promise<void>;
@@ -93,6 +96,7 @@ export function buildRunPlan(agent: RunPlanAgent, input: RunPlanInput): RunPlan 
     turnOutputTokens: compaction?.turnOutputTokens ?? defaultTurnOutputTokens,
     ...(agent.options.hooks ? { hooks: agent.options.hooks } : {}),
     approvals,
+    ...(agent.editFeedback?.active ? { editFeedback: agent.editFeedback } : {}),
     canApproveModeSwitch: approvals.askModeSwitches,
     ...(input.resume ? { resume: input.resume } : {}),
     ...(agent.options.stableToolList ? { stableToolList: true } : {}),

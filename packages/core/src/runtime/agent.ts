@@ -18,6 +18,7 @@ import { customToolsToDefinitions, offeredTools } from './tool-set.js';
 import { AgentMcp, assertMcpServers } from './agent-mcp.js';
 import { RunWarnings } from './run-warnings.js';
 import { AgentHookSession, hookRunOutcome } from './agent-hooks.js';
+import { AgentEditFeedback } from './agent-edit-feedback.js';
 import type { AgentHooks } from './agent-options.js';
 import { validateCustomTools } from './custom-tools.js';
 import { normalizeUserMessage } from './user-message-input.js';
@@ -62,6 +63,8 @@ export class CairnAgent {
   private readonly mcp: AgentMcp;
   /** The agent's hooks (files and typed callbacks), built per run; session-end hooks run at close(). */
   private readonly hooks: AgentHookSession;
+  /** Feedback on edits (language-server diagnostics), started in the background here; closed by close(). */
+  private readonly editFeedback: AgentEditFeedback;
   /** The `task` tool bound to this agent (or, for a subagent, to its depth and inherited tools). */
   private readonly subagents: AgentSubagents;
   /**
@@ -88,6 +91,7 @@ export class CairnAgent {
     this.turns = agentTurnQueue(this.runtime, store, record.agentId);
     this.mcp = AgentMcp.for(this.runtime.registry, record.agentId, this.workspace, options);
     this.hooks = new AgentHookSession(record.agentId, this.workspace, options);
+    this.editFeedback = AgentEditFeedback.open(this.runtime.registry, { cwd: this.workspace, agentId: record.agentId, options });
     this.subagents = new AgentSubagents({
       agentId: record.agentId, cwd: this.workspace, options, runtime: this.runtime, store, selection: () => this.runSelection(),
       spawn: async (child, childOptions, link) => {
@@ -472,6 +476,7 @@ export class CairnAgent {
       store: this.store,
       resolved: this.resolved,
       approvals: this.approvals,
+      editFeedback: this.editFeedback,
       onModeChanged: (next) => {
         this.currentMode = next;
       },
@@ -567,6 +572,7 @@ export class CairnAgent {
     await this.lastSend.catch(() => undefined);
     await this.mcp.close();
     await this.hooks.close();
+    await this.editFeedback.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

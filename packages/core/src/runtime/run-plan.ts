@@ -6,6 +6,7 @@ import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { AgentStore } from '../spec/store/v1/index.js';
 import type { FileChange, SandboxRequirement, ToolDefinition, ToolName } from '../spec/tool/v1/index.js';
+import type { AgentEditFeedback } from './agent-edit-feedback.js';
 import type { AgentHooks, CompactionSettings } from './compaction.js';
 import type { ConversationCheckpointer } from './conversation-checkpoint.js';
 import type { RunResumePoint } from '../machine/run-machine-types.js';
@@ -50,6 +51,8 @@ export interface RunPlan {
   watchesUpdates?: boolean;
   onStep?: (event: { step: ConversationStep }) => void | Promise<void>;
   onFileChange(change: FileChange, toolCallId: string): Promise<void>;
+  /** Feedback appended to the results of calls that changed files (run-tool-calls.ts); absent = none. */
+  editFeedback?: AgentEditFeedback;
   /** How approvals are asked and answered (awaitingApproval). */
   approvals: RunApprovalSettings;
   /** Whether anyone can answer a mode-switch approval; if not, such a switch is refused at once (headless). */

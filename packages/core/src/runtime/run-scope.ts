@@ -1,7 +1,7 @@
 import type { RunModes } from '../machine/run-machine-types.js';
 import type { LanguageModelV1FunctionTool } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
-import type { ToolDefinition } from '../spec/tool/v1/index.js';
+import type { FileChange, ToolDefinition } from '../spec/tool/v1/index.js';
 import { toolInputJsonSchema } from '../tools/tool-schema.js';
 import { ContextTokenMeter } from './compaction-tokens.js';
 import { fallbackAgentMode } from './default-modes.js';
@@ -37,6 +37,8 @@ export class RunScope {
   readonly toolSignal: AbortSignal;
   readonly touchedPaths = new Set<string>();
   readonly editedPaths = new Set<string>();
+  /** The file changes each tool call recorded, by call id, for the edit feedback after it. */
+  readonly changesOfCall = new Map<string, FileChange[]>();
   readonly calledTools: string[] = [];
   readonly modes: RunModes;
   /** When each step's model call started: step-completed reports the whole step, tools included. */

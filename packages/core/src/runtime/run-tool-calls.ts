@@ -1,6 +1,7 @@
 import type { ApprovalRequest, CheckToolCallsInput, CheckToolCallsOutput, ExecuteToolsInput, RunMachineEvent } from '../machine/run-machine-types.js';
 import { turnToolCalls } from '../machine/turn-state.js';
 import type { ToolDefinition } from '../spec/tool/v1/index.js';
+import { withEditFeedback } from './edit-feedback-step.js';
 import { completeStep } from './run-stream-step.js';
 import type { RunScope } from './run-scope.js';
 import { takePendingModeSwitch } from './mode-switch.js';
@@ -65,13 +66,14 @@ export async function executeTools(scope: RunScope, input: ExecuteToolsInput, si
       if (done) return done;
       const checked = input.checked[call.toolCallId];
       if (!checked) throw new Error(`Tool call ${call.toolCallId} was not checked before running.`);
-      const ran = await runCheckedCall(checked, {
+      const executed = await runCheckedCall(checked, {
         writeLock: scope.writeLock,
         signal: scope.toolSignal,
         createContext: (tool, toolCallId, callSignal) => toolExecutionContext(scope, { toolCallId, signal: callSignal, mode, sandbox, tool }),
         // Coalesced with the step's other writes; the calls themselves are already in the checkpoint.
         onStart: async (request, args) => void (await publisher.deliverSoon([publisher.message({ type: 'tool_call', call_id: request.toolCallId, name: request.toolName, status: 'running', args })])),
       });
+      const ran = await withEditFeedback(scope, executed, scope.toolSignal);
       const outcome = hooks && checked.kind === 'ready' ? await applyPostToolHooks(hooks, { agentId: plan.agentId, runId: plan.runId, cwd: plan.cwd, mode: mode.id }, checked.tool, ran, signal) : ran;
       if (signal.aborted) throw signal.reason;
       scope.calledTools.push(outcome.toolName);

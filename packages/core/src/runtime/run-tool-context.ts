@@ -26,6 +26,7 @@ export function toolExecutionContext(scope: RunScope, call: { toolCallId: string
     },
     recordFileChange: (change) => {
       scope.editedPaths.add(workspaceRelative(plan.cwd, change.path));
+      if (plan.editFeedback) scope.changesOfCall.set(toolCallId, [...(scope.changesOfCall.get(toolCallId) ?? []), change]);
       const sensitive = sensitiveFileChangeUpdate(plan.cwd, change, toolCallId);
       if (sensitive) scope.publisher.emitFromTool(sensitive);
       return plan.onFileChange(change, toolCallId);

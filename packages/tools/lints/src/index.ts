@@ -11,3 +11,8 @@ export { linterEnvironment } from './linter-environment.js';
 export type { CommandResult, SpawnCommand } from './run-command.js';
 export { createLinterRunner, LinterNotRun, type RunLinterCommand } from './run-linter.js';
 export { parseTscOutput, runTypeScript } from './typescript-linter.js';
+export { type DiagnosticsSettings, type LanguageServerConfig, resolveDiagnosticsSettings } from './diagnostics/diagnostics-settings.js';
+export { editDiagnosticsProvider } from './diagnostics/edit-diagnostics.js';
+export { lineMapping, splitIntroduced } from './diagnostics/introduced.js';
+export type { ServerDiagnostic } from './diagnostics/server-diagnostic.js';
+export { type LanguageServerStatus, languageServerPids, languageServersWarm, languageServerStatus } from './diagnostics/status.js';

@@ -10,6 +10,7 @@ import { resolveLintsSettings } from './lints-settings.js';
 import type { ReadLintsInput } from './read-lints-tool.js';
 import { createLinterRunner } from './run-linter.js';
 import { runTypeScript } from './typescript-linter.js';
+import { warmServerReport } from './diagnostics/warm-lints.js';
 
 /** read_lints' call, loaded at the first one (see read-lints-tool.ts for the tool). */
 export async function executeReadLints(input: ReadLintsInput, context: ToolExecutionContext, sandboxBackend: SandboxBackend | undefined): Promise<ToolResultContent> {
@@ -17,7 +18,9 @@ export async function executeReadLints(input: ReadLintsInput, context: ToolExecu
   const root = await canonicalWorkspaceRoot(context.cwd);
   const scope = await resolveLintScope(root, input.paths);
   const run = createLinterRunner(context, root, { timeoutMs: settings.timeoutMs, ...(sandboxBackend ? { sandboxBackend } : {}) });
-  const reports: LinterReport[] = [await runTypeScript(scope, run, settings.maxProjects), await runEslint(scope, run)];
+  // The warm language server answers for the files it checks; otherwise the workspace's own tsc runs.
+  const typescript = (await warmServerReport(scope, context.signal)) ?? (await runTypeScript(scope, run, settings.maxProjects));
+  const reports: LinterReport[] = [typescript, await runEslint(scope, run)];
   const diagnostics = sortDiagnostics(reports.flatMap((report) => report.diagnostics)).filter(
     // Denied files (a denied .env, secrets) stay invisible here too.
     (diagnostic) => diagnostic.line === 0 || !context.isPathDenied(resolve(root, diagnostic.path), 'lints'),

@@ -3,6 +3,7 @@ import type { ModeDefinition } from '../../mode/v1/mode.js';
 import type { ProviderV1 } from '../../provider/v1/provider.js';
 import type { AgentStore } from '../../store/v1/store.js';
 import type { ToolDefinition } from '../../tool/v1/tool.js';
+import type { EditFeedbackProvider } from './edit-feedback.js';
 
 /** A workspace file changed by one of the agent's tools. */
 export interface WorkspaceFileChange {
@@ -55,4 +56,6 @@ export interface CairnPlugin {
   replaces?: PluginReplacements;
   /** Called after a tool changed a workspace file, e.g. so an index re-indexes it at once. Failures are ignored. */
   onFileChange?(change: WorkspaceFileChange): void | Promise<void>;
+  /** Feedback appended to an edit tool's result (diagnostics the edit introduced); opened per agent, time-bounded. */
+  editFeedback?: EditFeedbackProvider;
 }
