@@ -2,7 +2,9 @@
 // sources, date-fns's, lodash-es's and ramda's ESM sources, and TypeScript's bundled lib .d.ts
 // files under 1 MiB. Copied into a temp folder so the index sees
 // an ordinary workspace.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -46,6 +48,40 @@ export const dateFnsFullSource = () => {
   return { from, to: 'date-fns', keep: (path) => path.endsWith('.js') && !/^cdn|[\\/]cdn/.test(relative(from, path)) };
 };
 
+/**
+ * A published npm package, fetched once with `npm pack` (the registry is the only network the
+ * evaluation uses) into `node_modules/.cache/cairn-eval/`, checked against its pinned sha512 and
+ * unpacked. Its own `node_modules` would hold the package's dependencies too, so it is not a
+ * dev dependency: only the tarball's files (tests, docs, generated files included) are wanted.
+ */
+export function npmPackageDir(name, version, integrity) {
+  const cache = join(dirname(require.resolve('../package.json')), 'node_modules', '.cache', 'cairn-eval');
+  const dir = join(cache, `${name}-${version}`);
+  if (existsSync(join(dir, 'package', 'package.json'))) return join(dir, 'package');
+  mkdirSync(cache, { recursive: true });
+  const staging = mkdtempSync(join(cache, 'fetch-'));
+  try {
+    const [packed] = JSON.parse(execFileSync('npm', ['pack', `${name}@${version}`, '--json', '--pack-destination', staging], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+    const tarball = join(staging, packed.filename);
+    const digest = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
+    if (digest !== integrity) throw new Error(`${name}@${version}: the tarball's sha512 is ${digest}, expected ${integrity}`);
+    execFileSync('tar', ['-xzf', tarball, '-C', staging]);
+    rmSync(tarball);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(staging, dir);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return join(dir, 'package');
+}
+
+/** fastify as published: lib/, types/, its tests, docs, examples and two generated validators. */
+export const fastifySource = () => ({
+  from: npmPackageDir('fastify', '5.12.8', 'sha512-moP8exb2sCHLUbJkwp+I6C0padhy4D8lp0SdmzY7HhSdZuqm7O/u3o2aq7u8okaQ//33QDzj3G/u+FsSdB8Qzw=='),
+  to: '',
+  keep: () => true,
+});
+
 function walk(dir, keep, out = []) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -68,10 +104,11 @@ export function buildCorpus({ typescriptLib = true, transform, sources: chosen }
   let bytes = 0;
   for (const source of sources) {
     for (const path of walk(source.from, source.keep)) {
-      const target = join(root, source.to, relative(source.from, path));
+      const relativePath = source.to ? `${source.to}/${relative(source.from, path)}` : relative(source.from, path);
+      const target = join(root, relativePath);
       mkdirSync(dirname(target), { recursive: true });
       let text = readFileSync(path, 'utf8');
-      if (transform) text = transform(text, `${source.to}/${relative(source.from, path)}`);
+      if (transform) text = transform(text, relativePath);
       writeFileSync(target, text);
       files++;
       lines += text.split('\n').length;
