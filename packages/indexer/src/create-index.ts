@@ -6,12 +6,13 @@ import type { EmbeddingModelV1 } from '@cairn/core';
 import { canonicalWorkspaceRoot, IgnoreRules, isInsideRoot, toPosix } from '@cairn/core/node';
 import { type ChunkFileOptions, chunkFile } from './chunk-file.js';
 import { embeddingModelKey } from './embed-chunks.js';
-import { embeddingInput, embedPending } from './embed-pending.js';
+import { type EmbedPendingResult, embeddingInput, embedPending } from './embed-pending.js';
 import { contentHash, merkleTree } from './hashing.js';
 import { IndexStore, type FileRecord } from './index-store.js';
-import { loadRulesFor, readTextFile, scanWorkspace } from './scan-workspace.js';
+import { clearScanState, readScanState, writeScanState } from './scan-state.js';
+import { loadRulesFor, readTextFile, type ScanResult, type SkipReason, scanWorkspace } from './scan-workspace.js';
 import { searchChunks } from './search-chunks.js';
-import type { Chunk, CodebaseIndex, CreateIndexOptions, IndexProgress, IndexStats, SearchOptions, SearchResult, SyncOptions, SyncResult } from './types.js';
+import type { Chunk, CodebaseIndex, CreateIndexOptions, IndexProgress, IndexStats, SearchOptions, SearchResult, SkippedFile, SyncOptions, SyncResult } from './types.js';
 
 /** `$CAIRN_HOME/index/<hash of the canonical workspace path>.sqlite`. */
 export function indexDatabasePath(canonicalRoot: string, home?: string): string {
@@ -62,52 +63,74 @@ class WorkspaceIndex implements CodebaseIndex {
   sync(syncOptions: SyncOptions = {}): Promise<SyncResult> {
     return this.exclusive(async () => {
       const signal = syncOptions.abortSignal;
+      const limits = { maxFileBytes: this.maxFileBytes, maxFiles: this.options.maxFiles ?? 100_000 };
+      const state = readScanState(this.store, limits);
       const scan = await scanWorkspace(this.cwd, {
-        maxFileBytes: this.maxFileBytes,
-        maxFiles: this.options.maxFiles ?? 100_000,
+        ...limits,
+        ...(state ? { previousFolders: state.folders } : {}),
         ...(signal ? { abortSignal: signal } : {}),
         onFile: (count) => this.progress({ phase: 'scan', files: count, totalFiles: 0, chunks: 0, embedded: 0 }),
       });
       this.rules = scan.rules;
-      const stored = this.store.files();
-      const seen = new Set(scan.files.map((file) => file.path));
-      const removed = [...stored.keys()].filter((path) => !seen.has(path));
-      this.store.transaction(() => {
-        for (const path of removed) this.store.removeFile(path);
-      });
-      const changed = scan.files.filter((file) => {
-        const previous = stored.get(file.path);
-        return !previous || previous.size !== file.size || previous.mtimeMs !== file.mtimeMs;
-      });
       const totalFiles = scan.files.length;
       this.progress({ phase: 'scan', files: totalFiles, totalFiles, chunks: 0, embedded: 0 });
-      let unchanged = totalFiles - changed.length;
-      let indexedFiles = 0;
-      let skipped = scan.skipped;
-      let chunkCount = 0;
-      const batchSize = this.options.batchSize ?? 64;
-      for (let start = 0; start < changed.length; start += batchSize) {
-        signal?.throwIfAborted();
-        const batch = await this.prepareFiles(changed.slice(start, start + batchSize).map((file) => file.path), stored);
-        this.store.transaction(() => this.applyPrepared(batch));
-        for (const item of batch) {
-          if (item.type === 'write') {
-            indexedFiles++;
-            chunkCount += item.chunks.length;
-          } else if (item.type === 'touch') unchanged++;
-          else skipped++;
-        }
-        this.progress({ phase: 'chunk', files: unchanged + indexedFiles + skipped - scan.skipped, totalFiles, chunks: chunkCount, embedded: 0 });
+      // Found binary or unreadable when read (this sync or, unchanged since, an earlier one).
+      const skips = new Map<string, SkipReason>();
+      const unchangedTree = state !== undefined && scan.unchanged;
+      let counts: FileCounts;
+      if (unchangedTree) {
+        for (const [path, reason] of Object.entries(state.skippedWhenRead)) skips.set(path, reason);
+        counts = { indexedFiles: 0, removedFiles: 0, unchangedFiles: totalFiles - skips.size, chunks: 0 };
+      } else {
+        // An interrupted sync must not leave a state that claims the index matches the tree.
+        if (state) clearScanState(this.store);
+        counts = await this.syncChangedFiles(scan, skips, signal);
       }
       const embedding = await this.embedPending(signal);
-      const rootHash = merkleTree(this.store.files().values()).root;
-      this.store.setMeta('root_hash', rootHash);
-      this.progress({ phase: 'done', files: totalFiles, totalFiles, chunks: chunkCount, embedded: embedding.embedded });
+      const storedRoot = this.store.getMeta('root_hash');
+      const rootHash = unchangedTree && storedRoot ? storedRoot : merkleTree(this.store.files().values()).root;
+      if (rootHash !== storedRoot) this.store.setMeta('root_hash', rootHash);
+      if (!unchangedTree || scan.foldersRead > 0) writeScanState(this.store, scan, limits, skips);
+      this.progress({ phase: 'done', files: totalFiles, totalFiles, chunks: counts.chunks, embedded: embedding.embedded });
+      const skipped = skippedSummary(scan, skips);
       return {
-        indexedFiles, removedFiles: removed.length, unchangedFiles: unchanged, skippedFiles: skipped, chunks: chunkCount,
-        embedded: embedding.embedded, rootHash, ...(embedding.error ? { embeddingError: embedding.error } : {}),
+        ...counts, skippedFiles: skipped.total, skipped: skipped.counts, largestSkipped: skipped.largest,
+        embedded: embedding.embedded, rootHash, ...(embedding.error ? { embeddingError: embedding.error, embeddingPending: embedding.pending } : {}),
       };
     });
+  }
+
+  /** Compare the scan with the files table; read, chunk and write what changed, in batches. */
+  private async syncChangedFiles(scan: ScanResult, skips: Map<string, SkipReason>, signal?: AbortSignal): Promise<FileCounts> {
+    const stored = this.store.files();
+    const seen = new Set(scan.files.map((file) => file.path));
+    const removed = [...stored.keys()].filter((path) => !seen.has(path));
+    this.store.transaction(() => {
+      for (const path of removed) this.store.removeFile(path);
+    });
+    const changed = scan.files.filter((file) => {
+      const previous = stored.get(file.path);
+      return !previous || previous.size !== file.size || previous.mtimeMs !== file.mtimeMs;
+    });
+    const totalFiles = scan.files.length;
+    let unchanged = totalFiles - changed.length - skips.size;
+    let indexedFiles = 0;
+    let chunkCount = 0;
+    const batchSize = this.options.batchSize ?? 64;
+    for (let start = 0; start < changed.length; start += batchSize) {
+      signal?.throwIfAborted();
+      const batch = await this.prepareFiles(changed.slice(start, start + batchSize).map((file) => file.path), stored);
+      this.store.transaction(() => this.applyPrepared(batch));
+      for (const item of batch) {
+        if (item.type === 'write') {
+          indexedFiles++;
+          chunkCount += item.chunks.length;
+        } else if (item.type === 'touch') unchanged++;
+        else if (item.reason) skips.set(item.path, item.reason);
+      }
+      this.progress({ phase: 'chunk', files: totalFiles - changed.length + Math.min(changed.length, start + batchSize), totalFiles, chunks: chunkCount, embedded: 0 });
+    }
+    return { indexedFiles, removedFiles: removed.length, unchangedFiles: unchanged, chunks: chunkCount };
   }
 
   /** Read, hash and chunk files (async, outside any transaction). */
@@ -115,8 +138,8 @@ class WorkspaceIndex implements CodebaseIndex {
     const prepared: PreparedFile[] = [];
     for (const path of paths) {
       const read = await readTextFile(join(this.cwd, path), this.maxFileBytes);
-      if (!read) {
-        prepared.push({ type: 'remove', path });
+      if ('skipped' in read) {
+        prepared.push({ type: 'remove', path, ...(read.skipped === 'missing' ? {} : { reason: read.skipped }) });
         continue;
       }
       const record: FileRecord = { path, hash: contentHash(read.text), size: read.size, mtimeMs: read.mtimeMs };
@@ -138,7 +161,7 @@ class WorkspaceIndex implements CodebaseIndex {
     }
   }
 
-  private embedPending(signal?: AbortSignal): Promise<{ embedded: number; error?: string }> {
+  private embedPending(signal?: AbortSignal): Promise<EmbedPendingResult> {
     return embedPending(this.store, this.model, {
       ...(signal ? { abortSignal: signal } : {}),
       ...(this.options.embeddingRetry ? { retry: this.options.embeddingRetry } : {}),
@@ -187,6 +210,8 @@ class WorkspaceIndex implements CodebaseIndex {
       this.store.transaction(() => {
         for (const path of targets) this.store.removeFile(path);
       });
+      // The files are still on disk: the next sync must see them as new, not as unchanged.
+      if (targets.length > 0) clearScanState(this.store);
       return targets.length;
     });
   }
@@ -264,4 +289,24 @@ class WorkspaceIndex implements CodebaseIndex {
 type PreparedFile =
   | { type: 'write'; record: FileRecord; chunks: Array<Chunk & { contentHash: string }> }
   | { type: 'touch'; record: FileRecord }
-  | { type: 'remove'; path: string };
+  | { type: 'remove'; path: string; reason?: SkipReason };
+
+interface FileCounts {
+  indexedFiles: number;
+  removedFiles: number;
+  unchangedFiles: number;
+  chunks: number;
+}
+
+/** Skipped files by reason, and the largest few (for `cairn index` to name). */
+function skippedSummary(scan: ScanResult, skips: Map<string, SkipReason>): { total: number; counts: SyncResult['skipped']; largest: SkippedFile[] } {
+  const counts = { tooLarge: scan.tooLarge.length, binary: 0, unreadable: 0 };
+  const all: SkippedFile[] = scan.tooLarge.map((file) => ({ path: file.path, bytes: file.size, reason: 'tooLarge' }));
+  const sizes = skips.size > 0 ? new Map(scan.files.map((file) => [file.path, file.size])) : new Map<string, number>();
+  for (const [path, reason] of skips) {
+    counts[reason]++;
+    all.push({ path, bytes: sizes.get(path) ?? 0, reason });
+  }
+  all.sort((left, right) => right.bytes - left.bytes || (left.path < right.path ? -1 : 1));
+  return { total: counts.tooLarge + counts.binary + counts.unreadable, counts, largest: all.slice(0, 5) };
+}

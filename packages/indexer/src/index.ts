@@ -7,5 +7,5 @@ export { codeTokens, ftsQuery, identifierParts, pathTokens, tokenizeForIndex } f
 export { merkleTree } from './hashing.js';
 export { embedValues, embeddingModelKey } from './embed-chunks.js';
 export type {
-  Chunk, ChunkKind, CodebaseIndex, CreateIndexOptions, IndexProgress, IndexStats, SearchOptions, SearchResult, SyncOptions, SyncResult,
+  Chunk, ChunkKind, CodebaseIndex, CreateIndexOptions, IndexProgress, IndexStats, SearchOptions, SearchResult, SkippedFile, SyncOptions, SyncResult,
 } from './types.js';

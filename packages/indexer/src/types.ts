@@ -55,12 +55,28 @@ export interface SyncResult {
   indexedFiles: number;
   removedFiles: number;
   unchangedFiles: number;
+  /** Files of the workspace that are not indexed: `skipped.tooLarge + skipped.binary + skipped.unreadable`. */
   skippedFiles: number;
+  /** Why: over `maxFileBytes`, a NUL byte in the first 8 KiB, or could not be opened (permissions). */
+  skipped: { tooLarge: number; binary: number; unreadable: number };
+  /** The largest skipped files (at most 5), largest first. */
+  largestSkipped: SkippedFile[];
   chunks: number;
   embedded: number;
-  /** Set when the embedding model failed: BM25 results still work, the next sync retries. */
+  /**
+   * Set when the embedding model failed: keyword search still works, the vectors made before the
+   * failure are kept, and the next sync embeds only the chunks still without one.
+   */
   embeddingError?: string;
+  /** With `embeddingError`: how many chunks still have no vector. */
+  embeddingPending?: number;
   rootHash: string;
+}
+
+export interface SkippedFile {
+  path: string;
+  bytes: number;
+  reason: 'tooLarge' | 'binary' | 'unreadable';
 }
 
 export interface IndexStats {
