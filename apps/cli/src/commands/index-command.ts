@@ -1,5 +1,5 @@
 import type { EmbeddingModelV1 } from '@cairn/core';
-import { createIndex, type IndexProgress } from '@cairn/indexer';
+import { createIndex, type IndexProgress, type SyncResult } from '@cairn/indexer';
 
 export interface IndexCommandOptions {
   cwd: string;
@@ -24,6 +24,19 @@ function progressLine(progress: IndexProgress): string {
 function bar(fraction: number, width = 24): string {
   const filled = Math.round(Math.max(0, Math.min(1, fraction)) * width);
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
+}
+
+const skipLabels = { tooLarge: 'too large', binary: 'binary', unreadable: 'unreadable' } as const;
+
+/** `Skipped 3 files (2 too large, 1 binary): dist/app.js (2.1 MB, too large), ...` — the largest three. */
+function skippedLine(result: SyncResult): string {
+  const counts = (Object.keys(skipLabels) as Array<keyof typeof skipLabels>).filter((reason) => result.skipped[reason] > 0).map((reason) => `${result.skipped[reason]} ${skipLabels[reason]}`);
+  const largest = result.largestSkipped.slice(0, 3).map((file) => `${file.path} (${formatBytes(file.bytes)}, ${skipLabels[file.reason]})`);
+  return `Skipped ${result.skippedFiles} file${result.skippedFiles === 1 ? '' : 's'} (${counts.join(', ')}): ${largest.join(', ')}${result.skippedFiles > largest.length ? ', ...' : ''}\n`;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
 /** `cairn index`: build or update the workspace index. Progress goes to stderr, the summary to stdout. */
@@ -64,6 +77,7 @@ export async function runIndexCommand(options: IndexCommandOptions): Promise<num
         `Indexed ${stats.files} files (${result.indexedFiles} updated, ${result.removedFiles} removed, ${result.unchangedFiles} unchanged), ` +
           `${stats.chunks} chunks${stats.vectors ? `, ${stats.vectors} vectors` : ''} in ${seconds.toFixed(1)} s.\n`,
       );
+      if (result.skippedFiles > 0) options.stdout.write(skippedLine(result));
     }
     if (result.embeddingError) {
       options.stderr.write(`Embeddings failed (${result.embeddingError}); keyword search still works. Run cairn index again to retry.\n`);
