@@ -1,9 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: {"index":"src/index.ts"},
+  // The chunk worker is an entry of its own: worker threads load it by file (see chunk-worker-url.ts).
+  entry: { index: 'src/index.ts', 'chunk-worker': 'src/chunk-worker.ts' },
+  // Only imported when running from the sources (chunk-worker-url.ts): never bundled.
+  external: ['tsup'],
   format: ['esm'],
-  dts: true,
+  dts: { entry: { index: 'src/index.ts' } },
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -4,8 +4,11 @@ import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { EmbeddingModelV1 } from '@cairn/core';
 import { canonicalWorkspaceRoot, IgnoreRules, isInsideRoot, toPosix } from '@cairn/core/node';
-import { type ChunkFileOptions, chunkFile } from './chunk-file.js';
+import type { ChunkFileOptions } from './chunk-file.js';
+import { chunkWorkerUrl } from './chunk-worker-url.js';
+import { ChunkPool, defaultChunkWorkers } from './chunk-workers.js';
 import { embeddingModelKey } from './embed-chunks.js';
+import { WorkspaceRoles } from './file-role.js';
 import { type EmbedPendingResult, embeddingInput, embedPending } from './embed-pending.js';
 import { contentHash, merkleTree } from './hashing.js';
 import { IndexStore, type FileRecord } from './index-store.js';
@@ -32,6 +35,7 @@ class WorkspaceIndex implements CodebaseIndex {
   private closed = false;
   private pendingWrites = 0;
   private readonly watchers = new Set<() => void>();
+  private roles: WorkspaceRoles | undefined;
   private rules: IgnoreRules | undefined;
   private readonly maxFileBytes: number;
   private readonly model: EmbeddingModelV1 | undefined;
@@ -40,7 +44,10 @@ class WorkspaceIndex implements CodebaseIndex {
     this.maxFileBytes = options.maxFileBytes ?? 1024 * 1024;
     this.model = options.embeddingModel;
     this.chunkOptions = { ...(options.chunking === 'lines' ? { strategy: 'lines' as const } : {}), ...options.chunkSize };
+    this.chunkPool = new ChunkPool(options.parseWorkers ?? defaultChunkWorkers(), chunkWorkerUrl);
   }
+
+  private readonly chunkPool: ChunkPool;
 
   private readonly chunkOptions: ChunkFileOptions;
 
@@ -117,9 +124,17 @@ class WorkspaceIndex implements CodebaseIndex {
     let indexedFiles = 0;
     let chunkCount = 0;
     const batchSize = this.options.batchSize ?? 64;
+    const prepareBatch = (start: number) => {
+      const preparing = this.prepareFiles(changed.slice(start, start + batchSize).map((file) => file.path), stored);
+      preparing.catch(() => undefined); // awaited below; a stop in between must not leave it unhandled
+      return preparing;
+    };
+    let next = changed.length > 0 ? prepareBatch(0) : undefined;
     for (let start = 0; start < changed.length; start += batchSize) {
       signal?.throwIfAborted();
-      const batch = await this.prepareFiles(changed.slice(start, start + batchSize).map((file) => file.path), stored);
+      const batch = await (next as Promise<PreparedFile[]>);
+      // The workers chunk the next batch while this one is written (SQLite runs on this thread).
+      next = start + batchSize < changed.length ? prepareBatch(start + batchSize) : undefined;
       this.store.transaction(() => this.applyPrepared(batch));
       for (const item of batch) {
         if (item.type === 'write') {
@@ -133,9 +148,10 @@ class WorkspaceIndex implements CodebaseIndex {
     return { indexedFiles, removedFiles: removed.length, unchangedFiles: unchanged, chunks: chunkCount };
   }
 
-  /** Read, hash and chunk files (async, outside any transaction). */
+  /** Read, hash and chunk files (async, outside any transaction); the chunking runs in the worker pool. */
   private async prepareFiles(paths: string[], stored: Map<string, FileRecord>): Promise<PreparedFile[]> {
     const prepared: PreparedFile[] = [];
+    const toChunk: Array<{ record: FileRecord; text: string; slot: number }> = [];
     for (const path of paths) {
       const read = await readTextFile(join(this.cwd, path), this.maxFileBytes);
       if ('skipped' in read) {
@@ -147,15 +163,24 @@ class WorkspaceIndex implements CodebaseIndex {
         prepared.push({ type: 'touch', record });
         continue;
       }
-      const chunks = (await chunkFile(path, read.text, this.chunkOptions)).map((chunk) => ({ ...chunk, contentHash: contentHash(embeddingInput(chunk)) }));
-      prepared.push({ type: 'write', record, chunks });
+      toChunk.push({ record, text: read.text, slot: prepared.length });
+      prepared.push({ type: 'write', record, chunks: [] });
     }
+    const chunked = await this.chunkPool.chunkAll(toChunk.map((file) => ({ path: file.record.path, text: file.text })), this.chunkOptions);
+    toChunk.forEach((file, index) => {
+      const chunks = (chunked[index] ?? []).map((chunk) => ({ ...chunk, contentHash: contentHash(embeddingInput(chunk)) }));
+      prepared[file.slot] = { type: 'write', record: file.record, chunks };
+    });
     return prepared;
   }
 
   private applyPrepared(batch: PreparedFile[]): void {
     for (const item of batch) {
-      if (item.type === 'write') this.store.writeFile(item.record, item.chunks);
+      if (item.type === 'write') {
+        // The file's role (source, test, docs, ...) ranks its chunks; the first chunk holds the generated-file markers.
+        this.roles ??= new WorkspaceRoles(this.cwd);
+        this.store.writeFile(item.record, item.chunks, this.roles.roleOf(item.record.path, item.chunks[0]?.text.slice(0, 2000) ?? ''));
+      }
       else if (item.type === 'touch') this.store.touchFile(item.record);
       else this.store.removeFile(item.path);
     }
@@ -281,8 +306,12 @@ class WorkspaceIndex implements CodebaseIndex {
     this.closed = true;
     for (const stop of [...this.watchers]) stop();
     // Let a write in progress finish before the database goes away.
-    if (this.pendingWrites === 0) this.store.close();
-    else void this.queue.finally(() => this.store.close());
+    const release = () => {
+      this.store.close();
+      void this.chunkPool.close();
+    };
+    if (this.pendingWrites === 0) release();
+    else void this.queue.finally(release);
   }
 }
 

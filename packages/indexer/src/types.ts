@@ -1,4 +1,5 @@
 import type { EmbeddingModelV1 } from '@cairn/core';
+import type { FileRole } from './file-role.js';
 
 /** The kind of syntactic unit a chunk was cut at; `lines` for line-window chunks. */
 export type ChunkKind =
@@ -32,11 +33,23 @@ export interface SearchResult {
   path: string;
   startLine: number;
   endLine: number;
-  /** Higher is better: the fused reciprocal-rank score, or (BM25 only) the BM25 score relative to the best hit plus the name-coverage bonus. */
+  /**
+   * Higher is better: (BM25 relevance relative to the best hit + name-coverage bonus), or with
+   * vectors the reciprocal-rank fusion of that order and the vector order; times the file role's
+   * weight (source 1, tests / docs / generated below).
+   */
   score: number;
+  /** The defined name the query matched best (a merged helper, a class member), else the chunk's main name. */
   symbol?: string;
   kind?: ChunkKind;
+  /** What the file is for: source, test, spec, fixture, benchmark, generated, vendored or docs. */
+  role?: FileRole;
+  /** The chunk's lines that match the query best (a few lines, not the whole chunk). */
   snippet: string;
+  /** 1-based line of the snippet's first line. */
+  snippetLine?: number;
+  /** The evidence behind `score`: BM25 relative to the best hit (0..1), name coverage, and cosine similarity when vectors were used. */
+  scoreParts?: { bm25: number; name: number; vector?: number };
 }
 
 export interface SearchOptions {
@@ -102,6 +115,11 @@ export interface CreateIndexOptions {
   maxFiles?: number;
   /** Files chunked per transaction (default 64). */
   batchSize?: number;
+  /**
+   * Worker threads that parse and chunk files (default: \`os.availableParallelism()\`, at most 8);
+   * 0 chunks on the calling thread. Batches under 16 files are always chunked on the calling thread.
+   */
+  parseWorkers?: number;
   /** `lines` cuts every file into line windows (for evaluations); default `syntax` (tree-sitter). */
   chunking?: 'syntax' | 'lines';
   /** Syntax chunk budget in characters (default max 2400 ≈ 600 tokens, siblings under 530 merged). */
