@@ -78,7 +78,9 @@ async function search(context: ToolExecutionContext, scope: SearchScope, entry: 
   if (jail) {
     const { root, target, plan } = scope;
     const result = await runRipgrep({ jail, root, target, plan, maxColumns, maxOutputBytes: limits.maxBytes * 8, timeoutMs, signal: context.signal });
-    return { entries: await filterRipgrepEntries(scope, result.entries), ...(result.stoppedBy ? { stoppedBy: result.stoppedBy } : {}) };
+    // Entries are in path order: the first ones allowed are the answer, one more shows there is more.
+    const wanted = Math.min(limits.maxLines, plan.headLimit ?? Number.POSITIVE_INFINITY) + 1;
+    return { entries: await filterRipgrepEntries(scope, result.entries, wanted), ...(result.stoppedBy ? { stoppedBy: result.stoppedBy } : {}) };
   }
   const start = scope.targetIsFile ? entry.folder : await openTargetFolder(entry, scope.target);
   try {
@@ -103,12 +105,15 @@ async function openTargetFolder(entry: BeneathEntry, target: string): Promise<Co
 
 /**
  * rg does not know .cairnignore / .cursorignore, the permission rules or the hard-link rule: filter
- * what it printed. A file given explicitly is searched even when ignored, as rg does.
+ * what it printed, up to `wanted` results (lines, files or counts; the renderer prints fewer). A
+ * file given explicitly is searched even when ignored, as rg does.
  */
-async function filterRipgrepEntries(scope: SearchScope, found: GrepEntry[]): Promise<GrepEntry[]> {
+async function filterRipgrepEntries(scope: SearchScope, found: GrepEntry[], wanted: number): Promise<GrepEntry[]> {
   const verdicts = new Map<string, boolean>();
   const entries: GrepEntry[] = [];
+  let results = 0;
   for (const entry of found) {
+    if (results >= wanted) break;
     if (entry.type === 'separator') {
       entries.push(entry);
       continue;
@@ -118,7 +123,10 @@ async function filterRipgrepEntries(scope: SearchScope, found: GrepEntry[]): Pro
       allowed = !scope.isDenied(entry.path) && (scope.targetIsFile || !(await ignoredByRules(scope.rules, entry.path))) && (await readableLink(scope.root, entry.path));
       verdicts.set(entry.path, allowed);
     }
-    if (allowed) entries.push(entry);
+    if (allowed) {
+      entries.push(entry);
+      results++;
+    }
   }
   return entries;
 }
