@@ -1,4 +1,5 @@
 import type { Registry } from '../registry/registry.js';
+import { ConfigurationError } from '../spec/errors/index.js';
 import type { EditFeedbackSession } from '../spec/plugin/v1/index.js';
 import type { FileChange } from '../spec/tool/v1/index.js';
 import type { AgentOptions } from './agent-options.js';
@@ -37,8 +38,9 @@ export class AgentEditFeedback {
           env: workspace.options.env ?? process.env,
         });
         if (session) sessions.push({ plugin: plugin.name, session });
-      } catch {
-        // A provider that cannot start gives no feedback; the edits themselves are unaffected.
+      } catch (error) {
+        // Bad settings are the caller's to fix; any other failure only costs the feedback, never the agent.
+        if (ConfigurationError.isInstance(error)) throw error;
       }
     }
     return new AgentEditFeedback(sessions);
