@@ -57,6 +57,7 @@ export async function runCli(io: CliIo): Promise<number> {
     .addOption(new Option('--input-format <format>', 'stream-json: read user messages as JSON lines from stdin, one run each (needs --output-format stream-json)').choices(['text', 'stream-json']).default('text'))
     .option('--sandbox', 'run shell commands in the OS sandbox (bubblewrap on Linux)', false)
     .option('--max-steps <n>', 'model calls per run', positiveInteger)
+    .option('--no-diagnostics', 'no language-server diagnostics after edits (same as CAIRN_DIAGNOSTICS=off)')
     .option('--plan-approve', 'with --mode plan: approve the proposed plan and execute it in agent mode in the same invocation', false)
     .option('--force', 'with --resume: take over an agent busy in another process (its running run is cancelled)', false)
     .showHelpAfterError()
@@ -65,7 +66,9 @@ export async function runCli(io: CliIo): Promise<number> {
     .enablePositionalOptions()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .exitOverride()
-    .action(async (words: string[], options: { model?: string; mode?: string; cwd: string; resume?: string; outputFormat: OutputFormat; inputFormat: 'text' | 'stream-json'; sandbox: boolean; maxSteps?: number; planApprove: boolean; force: boolean }) => {
+    .action(async (words: string[], options: { model?: string; mode?: string; cwd: string; resume?: string; outputFormat: OutputFormat; inputFormat: 'text' | 'stream-json'; sandbox: boolean; maxSteps?: number; planApprove: boolean; force: boolean; diagnostics: boolean }) => {
+      // Read where the agents are opened (open-agent.ts, the chat's setup) and by the diagnostics pack.
+      if (options.diagnostics === false) io.env.CAIRN_DIAGNOSTICS = 'off';
       const typo = likelySubcommand(words, program.commands.map((command) => command.name()));
       if (typo) {
         io.stderr.write(subcommandTypoMessage(words[0]!, typo));

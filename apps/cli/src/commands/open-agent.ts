@@ -34,6 +34,8 @@ export async function openAgent(options: OpenAgentOptions): Promise<CairnAgent> 
     ...(model ? { model } : {}),
     ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
     ...(retry ? { retry } : {}),
+    // `--no-diagnostics` / CAIRN_DIAGNOSTICS=off: no language server after edits (docs/diagnostics.md).
+    ...(diagnosticsOff(options.env) ? { toolSettings: { diagnostics: false } } : {}),
     local: {
       cwd: options.cwd,
       ...(options.sandbox ? { sandboxOptions: { enabled: true } } : {}),
@@ -49,4 +51,9 @@ export async function openAgent(options: OpenAgentOptions): Promise<CairnAgent> 
 function retryFromEnv(env: Record<string, string | undefined>): { maxAttempts: number } | undefined {
   const attempts = Number(env.CAIRN_RETRY_MAX_ATTEMPTS);
   return Number.isInteger(attempts) && attempts >= 1 ? { maxAttempts: attempts } : undefined;
+}
+
+/** CAIRN_DIAGNOSTICS=off (or 0, false, no) switches the diagnostics after edits off. */
+export function diagnosticsOff(env: Record<string, string | undefined>): boolean {
+  return ['off', '0', 'false', 'no'].includes((env.CAIRN_DIAGNOSTICS ?? '').trim().toLowerCase());
 }

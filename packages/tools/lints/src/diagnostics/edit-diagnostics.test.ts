@@ -43,6 +43,8 @@ describe('diagnostics after edits', () => {
     const root = await tsWorkspace({ 'src/main.ts': 'export const x = 1;\n' });
     expect(editDiagnosticsProvider.open({ cwd: root, agentId: 'a', settings: { diagnostics: false }, env: process.env })).toBeUndefined();
     expect(editDiagnosticsProvider.open({ cwd: root, agentId: 'a', settings: { diagnostics: { enabled: false } }, env: process.env })).toBeUndefined();
+    // The CLI's --no-diagnostics sets CAIRN_DIAGNOSTICS=off in the agents' environment.
+    expect(editDiagnosticsProvider.open({ cwd: root, agentId: 'a', settings: {}, env: { CAIRN_DIAGNOSTICS: 'off' } })).toBeUndefined();
     expect(await languageServerStatus(root)).toEqual([]);
     expect(() => editDiagnosticsProvider.open({ cwd: root, agentId: 'a', settings: { diagnostics: 'off' }, env: process.env })).toThrow(/toolSettings.diagnostics must be false \(off\) or an object/);
     expect(() => editDiagnosticsProvider.open({ cwd: root, agentId: 'a', settings: { diagnostics: { servers: [{ id: 'py', command: [], languages: {} }] } }, env: process.env })).toThrow(/servers\[0\]\.command must be the server's argv/);

@@ -16,10 +16,12 @@ const maxCheckedBytes = 2 * 1024 * 1024;
  * Diagnostics after edits (`CairnPlugin.editFeedback`): a language server per workspace root,
  * started in the background when an agent is created (when the root has one of the server's marker
  * files, e.g. tsconfig.json; otherwise at the first edit of one of its files), and asked after each
- * edit for the diagnostics of the new text. Off with `toolSettings.diagnostics: false`.
+ * edit for the diagnostics of the new text. Off with `toolSettings.diagnostics: false`, or
+ * `CAIRN_DIAGNOSTICS=off` in the agent's environment (the CLI's `--no-diagnostics`).
  */
 export const editDiagnosticsProvider: EditFeedbackProvider = {
   open(workspace) {
+    if (['off', '0', 'false', 'no'].includes((workspace.env.CAIRN_DIAGNOSTICS ?? '').trim().toLowerCase())) return undefined;
     const settings = resolveDiagnosticsSettings(workspace.settings);
     return settings ? new EditDiagnosticsSession(workspace, settings) : undefined;
   },
