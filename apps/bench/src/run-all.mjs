@@ -23,6 +23,8 @@ const benchmarks = [
   { name: 'cache-stability', script: 'packages/modes/bench/cache-stability.bench.mjs', args: ['--json'] },
   { name: 'indexer', script: 'packages/indexer/bench/index-bench.mjs' },
   { name: 'indexer-retrieval-eval', script: 'packages/indexer/bench/eval-retrieval.mjs' },
+  { name: 'cairn-search-process', script: 'packages/indexer/bench/search-process-bench.mjs' },
+  { name: 'grep-vs-ripgrep', script: 'packages/tools/search/bench/grep-bench.mjs' },
 ];
 const only = process.argv.slice(2);
 const results = [];

@@ -2,6 +2,7 @@
 // full index time, one-file re-index, query latency, size on disk. Run after `pnpm build`:
 //   node packages/indexer/bench/index-bench.mjs
 import { appendFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createIndex } from '../dist/index.js';
 import { buildCorpus } from './corpus.mjs';
@@ -37,12 +38,22 @@ const queries = [
 const corpus = buildCorpus();
 const result = { corpus: { description: 'zod src (TypeScript) + typescript/lib *.d.ts under 1 MiB', files: corpus.files, lines: corpus.lines, megabytes: round(corpus.bytes / 1e6) } };
 try {
-  const index = await createIndex({ cwd: corpus.root, home: corpus.home });
+  // Parsing on the calling thread (parseWorkers: 0, as before the worker pool), same corpus, own home.
+  const sequentialIndex = await createIndex({ cwd: corpus.root, home: join(corpus.base, 'home-sequential'), parseWorkers: 0 });
   let started = performance.now();
+  const sequentialSync = await sequentialIndex.sync();
+  const sequentialSeconds = (performance.now() - started) / 1000;
+  sequentialIndex.close();
+
+  const index = await createIndex({ cwd: corpus.root, home: corpus.home });
+  started = performance.now();
   const sync = await index.sync();
   const fullSeconds = (performance.now() - started) / 1000;
   const stats = await index.stats();
-  result.fullIndex = { seconds: round(fullSeconds), filesPerSecond: round(corpus.files / fullSeconds, 0), linesPerSecond: round(corpus.lines / fullSeconds, 0), chunks: sync.chunks, megabytesOnDisk: round(stats.bytesOnDisk / 1e6) };
+  result.fullIndex = {
+    seconds: round(fullSeconds), filesPerSecond: round(corpus.files / fullSeconds, 0), linesPerSecond: round(corpus.lines / fullSeconds, 0), chunks: sync.chunks, megabytesOnDisk: round(stats.bytesOnDisk / 1e6),
+    parseWorkers: availableParallelism(), sequentialSeconds: round(sequentialSeconds), sequentialChunks: sequentialSync.chunks, speedup: round(sequentialSeconds / fullSeconds),
+  };
 
   started = performance.now();
   await index.sync();
