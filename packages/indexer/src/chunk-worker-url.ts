@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -7,8 +8,9 @@ let sourceBundle: Promise<URL> | undefined;
 /**
  * Where the chunk worker's script is. Built, it is `chunk-worker.js` beside this module (its own
  * tsup entry). Run from the TypeScript sources (the `cairn-source` condition, i.e. this
- * repository's tests), a worker thread cannot load `.ts`: the worker entry is bundled once per
- * process with tsup (a dev dependency, present wherever the sources are) into node_modules/.cache.
+ * repository's tests), a worker thread cannot load `.ts`: the worker entry is bundled with tsup (a
+ * dev dependency, present wherever the sources are) into node_modules/.cache, once per version of
+ * the sources.
  */
 export function chunkWorkerUrl(): Promise<URL> {
   const built = new URL('./chunk-worker.js', import.meta.url);
@@ -20,16 +22,25 @@ export function chunkWorkerUrl(): Promise<URL> {
   return sourceBundle;
 }
 
+/**
+ * Keyed by the sources' content, so processes share one bundle and an edit makes a new one; built
+ * in a folder of its own and renamed into place, so two processes never see a half-written file.
+ */
 async function bundleSourceWorker(): Promise<URL> {
   const sourceFolder = dirname(fileURLToPath(import.meta.url));
-  const outDir = join(sourceFolder, '..', 'node_modules', '.cache', `cairn-chunk-worker-${process.pid}`);
-  mkdirSync(outDir, { recursive: true });
-  process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
+  const hash = createHash('sha256');
+  for (const name of readdirSync(sourceFolder).filter((file) => file.endsWith('.ts')).sort()) hash.update(name).update(readFileSync(join(sourceFolder, name)));
+  const cache = join(sourceFolder, '..', 'node_modules', '.cache');
+  const final = join(cache, `cairn-chunk-worker-${hash.digest('hex').slice(0, 16)}`);
+  const script = join(final, 'chunk-worker.js');
+  if (existsSync(script)) return pathToFileURL(script);
+  const building = `${final}-${process.pid}`;
+  mkdirSync(building, { recursive: true });
   const { build } = await import('tsup');
   await build({
     config: false,
     entry: { 'chunk-worker': join(sourceFolder, 'chunk-worker.ts') },
-    outDir,
+    outDir: building,
     format: ['esm'],
     platform: 'node',
     target: 'node20',
@@ -40,5 +51,11 @@ async function bundleSourceWorker(): Promise<URL> {
     // Its wasm runtime is found next to its own script, so it stays a package import.
     external: ['web-tree-sitter'],
   });
-  return pathToFileURL(join(outDir, 'chunk-worker.js'));
+  try {
+    renameSync(building, final);
+  } catch {
+    // Another process was first: use its bundle.
+    rmSync(building, { recursive: true, force: true });
+  }
+  return pathToFileURL(script);
 }
