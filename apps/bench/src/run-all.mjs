@@ -25,6 +25,7 @@ const benchmarks = [
   { name: 'indexer-retrieval-eval', script: 'packages/indexer/bench/eval-retrieval.mjs' },
   { name: 'cairn-search-process', script: 'packages/indexer/bench/search-process-bench.mjs' },
   { name: 'grep-vs-ripgrep', script: 'packages/tools/search/bench/grep-bench.mjs' },
+  { name: 'diagnostics', script: 'apps/bench/src/diagnostics.mjs' },
 ];
 const only = process.argv.slice(2);
 const results = [];

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { type CancellationToken, CancellationTokenSource } from 'vscode-languageserver-protocol/node';
+import { type CancellationToken, CancellationTokenSource } from 'vscode-languageserver-protocol/node.js';
 import type { LanguageServerConfig } from './diagnostics-settings.js';
 import type { LspProcess } from './lsp-process.js';
 import { fromLspDiagnostic, fromTsserverDiagnostic, type ServerDiagnostic } from './server-diagnostic.js';
