@@ -13,6 +13,9 @@ export { abortableDelay, defaultRetryPolicy, type RetryPolicy, retryDelayMs } fr
 export { type RetryNotice, streamWithRetry, type StreamWithRetryOptions } from './model-call/stream-with-retry.js';
 export { maxRetryAfterMs, parseRetryAfterHeaders, type RetryAfterAdvice, type RetryAfterHeaders, retryAfterNote } from './model-call/retry-after.js';
 export { createRegistry, type Registry, type ResolvedModel, type ResolveModelOptions } from './registry/registry.js';
+export {
+  type EmbeddingSetting, type EmbeddingSettingObject, isEmbeddingModel, parseEmbeddingSetting, type ResolveEmbeddingOptions, resolveEmbeddingSetting,
+} from './registry/embedding-setting.js';
 export type { AgentDefinition, AgentOptions, AutoReviewOptions, LocalAgentOptions, LocalOptions, McpServerConfig, SandboxOptions, SendOptions } from './runtime/agent-options.js';
 export {
   type AgentHooks, type CompactionPolicy, type CompactionSettings, compactionBudget, compactionSettings, defaultCompactionRatio, defaultKeepRecentTurns, defaultLowWaterShare,

@@ -43,6 +43,7 @@ export {
   pathsMentioned, type ParsedRuleFile, type ResolvedSettingSources, resolveSettingSources, type RuleFrontMatter, type RuleKind, ruleLimits,
   type WorkspaceConfig, type WorkspaceRule,
 } from './config/index.js';
+export { type IndexSettings, loadIndexSettings } from './config/index.js';
 export { currentUserInfo, projectLayout, renderUserInfo, renderUserQuery, type UserInfo } from './context/user-context.js';
 export { estimateMessagesTokens, estimateTextTokens } from './runtime/compaction-tokens.js';
 // The workspace scan of a send through the cache `workspaceScanCacheTtlMs` turns on (prewarming fills it).

@@ -1,14 +1,13 @@
 import type { CodebaseIndex, CreateIndexOptions } from '@cairn/indexer';
-import { createRegistry } from '@cairn/core';
 import { type CairnAgent, createCairn } from '@cairn/core/node';
-import { defaultPlugins } from './default-plugins.js';
 import { defaultLocalStore } from './default-store.js';
+import { registry } from './registry.js';
 
 export { defaultPlugins } from './default-plugins.js';
 export { defaultLocalStore } from './default-store.js';
 
-/** The default registry: every provider, tool pack and mode of Cairn. Add your own with `registry.use(...)`. */
-export const registry = createRegistry(defaultPlugins);
+export { registry } from './registry.js';
+export { type EmbeddingSetting, type ResolveEmbeddingOptions, resolveEmbeddingModel } from './embedding-model.js';
 
 const cairn = createCairn({
   registry,

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { type IndexSettings, loadIndexSettings } from './index-settings.js';
 import { loadPermissionLayers, type PermissionFileLayer } from './permission-files.js';
 import { loadProjectRules, loadUserRules, type WorkspaceRule } from './rules-loader.js';
 import { type ResolvedSettingSources, resolveSettingSources, type SettingSource } from './setting-sources.js';
@@ -13,6 +14,8 @@ export interface WorkspaceConfig {
    * `autoRun` guidance for the auto-reviewer (`autoRunGuidanceOf(layers)`), under the same trust rules.
    */
   permissionLayers: PermissionFileLayer[];
+  /** `index` of settings.json (the codebase index's embedding model); `error` when the file is wrong, so a run still starts. */
+  index?: IndexSettings & { error?: string };
 }
 
 /** `$CAIRN_HOME`, default `~/.cairn`: the user layer and the default store live here. */
@@ -27,10 +30,11 @@ export function cairnHome(env: Record<string, string | undefined> = process.env)
 export async function loadWorkspaceConfig(input: { root: string; env?: Record<string, string | undefined>; settingSources?: readonly SettingSource[] }): Promise<WorkspaceConfig> {
   const sources = resolveSettingSources(input.settingSources);
   const home = cairnHome(input.env);
-  const [projectRules, userRules, permissionLayers] = await Promise.all([
+  const [projectRules, userRules, permissionLayers, index] = await Promise.all([
     sources.project ? loadProjectRules(input.root) : Promise.resolve([]),
     sources.user ? loadUserRules(home) : Promise.resolve([]),
     loadPermissionLayers({ root: input.root, home, project: sources.project, user: sources.user, projectTrusted: sources.projectTrusted }),
+    loadIndexSettings({ root: input.root, home, sources }).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) })),
   ]);
-  return { sources, rules: [...projectRules, ...userRules], permissionLayers };
+  return { sources, rules: [...projectRules, ...userRules], permissionLayers, index };
 }

@@ -11,6 +11,7 @@ import { autoReviewSettings } from './auto-review-options.js';
 import { compactionSettings } from './compaction.js';
 import type { ConversationCheckpointer } from './conversation-checkpoint.js';
 import { recordRunFileChange } from './file-changes.js';
+import { withIndexEmbeddings } from './index-embeddings.js';
 import { resolveModelSelection } from './model-selection.js';
 import { createPermissionChecker, type PermissionCheckerExtras } from './permission-checker.js';
 import type { AgentApprovalSettings } from './run-approval-settings.js';
@@ -106,7 +107,10 @@ export function buildRunPlan(agent: RunPlanAgent, input: RunPlanInput): RunPlan 
     ...(agent.options.retry ? { retry: agent.options.retry } : {}),
     env: agent.options.env ?? process.env,
     // The explicit bypass reaches the tools too: they re-check protected paths at write time.
-    toolSettings: { ...(agent.options.toolSettings ?? {}), ...(agent.options.allowProtectedPathWrites ? { allowProtectedPathWrites: true } : {}) },
+    toolSettings: withIndexEmbeddings(
+      { ...(agent.options.toolSettings ?? {}), ...(agent.options.allowProtectedPathWrites ? { allowProtectedPathWrites: true } : {}) },
+      settings.config, agent.runtime.registry, agent.options,
+    ),
     signal: input.controller.signal,
     ...(options.onDelta ? { watchesUpdates: true } : {}),
     onDelta: async (event) => {

@@ -15,6 +15,11 @@ export interface OpenAICompatibleProviderSettings {
   baseURL: string;
   /** An environment variable that overrides `baseURL` (e.g. OLLAMA_BASE_URL). */
   baseURLEnv?: string;
+  /**
+   * An environment variable with the server's address without the API path (Ollama's own
+   * OLLAMA_HOST: `host:port` or a URL), used after `baseURLEnv`; `apiPath` (`/v1`) is appended.
+   */
+  hostEnv?: { name: string; apiPath: string; defaultScheme?: string };
   apiKey?: string;
   /** The environment variable holding the key; when given, a missing key is a ConfigurationError. */
   apiKeyEnv?: string;
@@ -49,10 +54,17 @@ export function createOpenAICompatible(settings: OpenAICompatibleProviderSetting
 
   function resolve(context: ProviderContext | undefined) {
     const layers = settingLayers(settings.id, factorySettings, context);
-    const baseURL = withoutTrailingSlash(stringSetting(layers, 'baseURL', settings.baseURLEnv ? [settings.baseURLEnv] : []) ?? settings.baseURL);
+    const baseURL = withoutTrailingSlash(stringSetting(layers, 'baseURL', settings.baseURLEnv ? [settings.baseURLEnv] : []) ?? hostURL(layers.env) ?? settings.baseURL);
     const apiKey = stringSetting(layers, 'apiKey', settings.apiKeyEnv ? [settings.apiKeyEnv] : []);
     const client = resolveSetting(layers, 'client', asOpenAIClient);
     return { layers, baseURL, apiKey, client };
+  }
+
+  function hostURL(env: Record<string, string | undefined>): string | undefined {
+    const host = settings.hostEnv ? env[settings.hostEnv.name]?.trim() : undefined;
+    if (!host || !settings.hostEnv) return undefined;
+    const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `${settings.hostEnv.defaultScheme ?? 'http'}://${host}`;
+    return `${withoutTrailingSlash(withScheme)}${settings.hostEnv.apiPath}`;
   }
 
   function modelConfig(context: ProviderContext | undefined): OpenAIModelConfig {
@@ -106,11 +118,12 @@ export function createOpenAICompatible(settings: OpenAICompatibleProviderSetting
 
 export const ollamaDefaultBaseURL = 'http://localhost:11434/v1';
 
-/** Ollama's OpenAI-compatible endpoint (OLLAMA_BASE_URL or http://localhost:11434/v1), no key. */
+/** Ollama's OpenAI-compatible endpoint (OLLAMA_BASE_URL, else OLLAMA_HOST + `/v1`, else http://localhost:11434/v1), no key. */
 export const ollama: OpenAICompatibleProvider = createOpenAICompatible({
   id: 'ollama',
   name: 'Ollama',
   baseURL: ollamaDefaultBaseURL,
   baseURLEnv: 'OLLAMA_BASE_URL',
+  hostEnv: { name: 'OLLAMA_HOST', apiPath: '/v1' },
   unreachableHint: 'Start Ollama (`ollama serve`), or point OLLAMA_BASE_URL or providers.ollama.baseURL to it.',
 });
