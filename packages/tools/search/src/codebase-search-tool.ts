@@ -20,8 +20,26 @@ export interface CodebaseSearchToolOptions {
 
 interface OpenIndex {
   index: Promise<CodebaseIndex>;
+  /** The embedding model the index was opened with ('' = keyword only). */
+  modelKey: string;
   lastSync: number;
   syncing?: Promise<unknown>;
+  /** The last sync's embedding failure, reported with the results until a sync succeeds. */
+  embeddingError?: string;
+}
+
+const modelKeyOf = (model: EmbeddingModelV1 | undefined) => (model ? `${model.provider}:${model.modelId}:${model.dimensions ?? ''}` : '');
+
+/**
+ * The agent's embedding model for the index: `toolSettings.semSearch.embeddingModel`, which the
+ * runtime resolves from `toolSettings.semSearch.embeddings` or `index.embeddings` of settings.json,
+ * else the factory's. `error`: the configured model could not be resolved.
+ */
+function configuredModel(settings: Record<string, unknown> | undefined, fallback: EmbeddingModelV1 | undefined): { model?: EmbeddingModelV1; error?: string } {
+  const scoped = settings?.semSearch as { embeddingModel?: EmbeddingModelV1; embeddingError?: string } | undefined;
+  if (scoped?.embeddingError) return { error: scoped.embeddingError };
+  const model = scoped?.embeddingModel ?? fallback;
+  return model ? { model } : {};
 }
 
 const schema = {
@@ -34,6 +52,17 @@ const schema = {
   additionalProperties: false,
 } as const;
 
+/** Why the results are keyword-only (or only partly by meaning), said once after them. */
+function embeddingNoticeOf(configError: string | undefined, syncError: string | undefined): string | undefined {
+  if (configError) return `(Search by meaning is off, these are keyword results: ${configError})`;
+  if (syncError) return `(Some code has no embedding yet, so search by meaning is partial; the next search retries: ${syncError})`;
+  return undefined;
+}
+
+function withNotice(result: ToolResultContent, notice: string | undefined): ToolResultContent {
+  return notice ? { ...result, content: [...result.content, { type: 'text', text: notice }] } : result;
+}
+
 /**
  * `codebase_search` backed by `@cairn/indexer`. The first call in a workspace builds (or opens) the
  * index and syncs it; later calls re-sync at most every `resyncAfterMs`, and `notifyFilesChanged`
@@ -43,12 +72,19 @@ export function createCodebaseSearchTool(options: CodebaseSearchToolOptions = {}
   const open = new Map<string, OpenIndex>();
   const resyncAfterMs = options.resyncAfterMs ?? 30_000;
 
-  const indexFor = (cwd: string): OpenIndex => {
+  // One index per workspace (one SQLite file): a different model reopens it, and its first sync re-embeds.
+  const indexFor = (cwd: string, model: EmbeddingModelV1 | undefined): OpenIndex => {
     let entry = open.get(cwd);
+    const modelKey = modelKeyOf(model);
+    if (entry && entry.modelKey !== modelKey) {
+      void entry.index.then((index) => index.close(), () => undefined);
+      entry = undefined;
+    }
     if (!entry) {
       entry = {
         // The indexer (tree-sitter, SQLite) loads at the first search, not when the tool pack is imported.
-        index: import('@cairn/indexer').then(({ createIndex }) => createIndex({ cwd, ...(options.home ? { home: options.home } : {}), ...(options.embeddingModel ? { embeddingModel: options.embeddingModel } : {}) })),
+        index: import('@cairn/indexer').then(({ createIndex }) => createIndex({ cwd, ...(options.home ? { home: options.home } : {}), ...(model ? { embeddingModel: model } : {}) })),
+        modelKey,
         lastSync: 0,
       };
       open.set(cwd, entry);
@@ -77,27 +113,34 @@ export function createCodebaseSearchTool(options: CodebaseSearchToolOptions = {}
         if (context.isPathDenied(resolved.absolute, 'read')) throw new ToolError(`Searching ${directory} is denied by the permission rules.`);
         if (resolved.relative) directories.push(resolved.relative);
       }
-      const entry = indexFor(context.cwd);
+      const configured = configuredModel(context.settings, options.embeddingModel);
+      const entry = indexFor(context.cwd, configured.model);
       const index = await entry.index;
       if (Date.now() - entry.lastSync > resyncAfterMs) {
-        entry.syncing ??= index.sync({ abortSignal: context.signal }).finally(() => {
-          entry.lastSync = Date.now();
-          entry.syncing = undefined;
-        });
+        entry.syncing ??= index
+          .sync({ abortSignal: context.signal })
+          .then((result) => {
+            entry.embeddingError = result.embeddingError;
+          })
+          .finally(() => {
+            entry.lastSync = Date.now();
+            entry.syncing = undefined;
+          });
         await entry.syncing;
       }
+      const embeddingNotice = embeddingNoticeOf(configured.error, entry.embeddingError);
       const limit = typeof context.settings?.limit === 'number' ? context.settings.limit : (options.limit ?? 10);
       const results = (await index.search(input.query, { limit: limit * 2, targetDirectories: directories, abortSignal: context.signal }))
         .filter((result) => !context.isPathDenied(`${context.cwd}/${result.path}`, 'read'))
         .slice(0, limit);
-      if (results.length === 0) return { content: [{ type: 'text', text: 'No matching code found. Try other words, an identifier, or grep for exact text.' }] };
+      if (results.length === 0) return withNotice({ content: [{ type: 'text', text: 'No matching code found. Try other words, an identifier, or grep for exact text.' }] }, embeddingNotice);
       const text = results
         .map((result) => `${result.path}:${result.startLine}-${result.endLine}${result.symbol ? ` (${result.symbol})` : ''}\n${result.snippet}`)
         .join('\n\n');
-      return {
+      return withNotice({
         content: [{ type: 'text', text }],
         structuredContent: results.map(({ path, startLine, endLine, score, symbol }) => ({ path, startLine, endLine, score, ...(symbol ? { symbol } : {}) })),
-      };
+      }, embeddingNotice);
     },
   });
 
