@@ -69,16 +69,19 @@ async function boundedFeedback(session: EditFeedbackSession, call: EditFeedbackC
   const label = session.label ?? 'edit feedback';
   const budget = new AbortController();
   const signal = AbortSignal.any([call.signal, budget.signal]);
+  const lateText = `${label} unavailable: no answer within ${formatSeconds(timeoutMs)}.`;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<string>((resolve) => {
     timer = setTimeout(() => {
+      resolve(lateText);
+      // After the resolve: a provider that rejects on the abort must not replace the timeout notice.
       budget.abort();
-      resolve(`${label} unavailable: no answer within ${formatSeconds(timeoutMs)}.`);
     }, timeoutMs);
   });
   try {
     return await Promise.race([session.afterEdit({ toolCallId: call.toolCallId, toolName: call.toolName, runId: call.runId, changes: call.changes, signal }), late]);
   } catch (error) {
+    if (budget.signal.aborted) return lateText;
     return `${label} unavailable: ${error instanceof Error ? error.message : String(error)}`;
   } finally {
     clearTimeout(timer);
