@@ -60,3 +60,17 @@ export async function embedValues(model: EmbeddingModelV1, values: string[], opt
   }
   return vectors;
 }
+
+/**
+ * A search query's vector. A model that fails (after the retries) gives `error` instead of throwing,
+ * so a search can still answer from keywords while the embedding server is down; aborts are thrown.
+ */
+export async function embedQuery(model: EmbeddingModelV1, query: string, options: { abortSignal?: AbortSignal; retry?: RetryOptions } = {}): Promise<{ vector?: Float32Array; error?: string }> {
+  try {
+    const [vector] = await embedValues(model, [query], options);
+    return vector ? { vector } : { error: `The embedding model ${model.modelId} returned no vector for the query.` };
+  } catch (error) {
+    if (options.abortSignal?.aborted) throw error;
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
