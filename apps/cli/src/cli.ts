@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from './commander.js';
 import { registerInstallCommands } from './commands/install-commands.js';
+import type { EmbeddingFlags } from './commands/embedding-option.js';
 import { registerMcpCommands } from './commands/mcp-commands.js';
 import { postgresUrlProblem } from './commands/store-url.js';
 import { packageInfo } from './package-info.js';
@@ -33,6 +34,10 @@ const portNumber = (value: string) => {
 };
 
 const collect = (value: string, previous: string[]) => [...previous, value];
+
+const embeddingsHelp =
+  'embed chunks with this model for search by meaning: openai/text-embedding-3-small, google/gemini-embedding-001, ollama/nomic-embed-text, or openai/<model> of an OpenAI-compatible server (default: index.embeddings of .cairn/settings.json or ~/.cairn/settings.json; none = keywords only)';
+const embeddingsBaseUrlHelp = "with --embeddings: the server's base URL, e.g. http://localhost:8080/v1 (default: OPENAI_BASE_URL, OLLAMA_BASE_URL / OLLAMA_HOST, GEMINI_BASE_URL)";
 
 async function readStdin(stdin: NodeJS.ReadStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -158,9 +163,14 @@ export async function runCli(io: CliIo): Promise<number> {
     .description('build or refresh the codebase index of a workspace')
     .option('--cwd <dir>', 'the workspace folder (default: the program\'s --cwd, else the current folder)')
     .option('--json', 'print the final statistics as JSON', false)
-    .action(async (options: { cwd?: string; json: boolean }) => {
+    .option('--embeddings <provider/model>', embeddingsHelp)
+    .option('--embeddings-base-url <url>', embeddingsBaseUrlHelp)
+    .action(async (options: { cwd?: string; json: boolean } & EmbeddingFlags) => {
       const { runIndexCommand } = await import('./commands/index-command.js');
-      exitCode = await runIndexCommand({ cwd: workspaceOf(options), json: options.json, stdout: io.stdout, stderr: io.stderr, isTTY: Boolean(io.stderr.isTTY) });
+      const { embeddingModelOrReport } = await import('./commands/embedding-option.js');
+      const embeddingModel = await embeddingModelOrReport('index', options, workspaceOf(options), io);
+      if (embeddingModel === null) return void (exitCode = 2);
+      exitCode = await runIndexCommand({ cwd: workspaceOf(options), json: options.json, stdout: io.stdout, stderr: io.stderr, isTTY: Boolean(io.stderr.isTTY), ...(embeddingModel ? { embeddingModel } : {}) });
     });
   program
     .command('search <query>')
@@ -168,9 +178,14 @@ export async function runCli(io: CliIo): Promise<number> {
     .option('--cwd <dir>', 'the workspace folder (default: the program\'s --cwd, else the current folder)')
     .option('--limit <n>', 'how many results', positiveInteger, 10)
     .option('--json', 'print [{ path, startLine, endLine, score, symbol }]', false)
-    .action(async (query: string, options: { cwd?: string; limit: number; json: boolean }) => {
+    .option('--embeddings <provider/model>', embeddingsHelp)
+    .option('--embeddings-base-url <url>', embeddingsBaseUrlHelp)
+    .action(async (query: string, options: { cwd?: string; limit: number; json: boolean } & EmbeddingFlags) => {
       const { runSearchCommand } = await import('./commands/search-command.js');
-      exitCode = await runSearchCommand(query, { cwd: workspaceOf(options), limit: options.limit, json: options.json, stdout: io.stdout, stderr: io.stderr });
+      const { embeddingModelOrReport } = await import('./commands/embedding-option.js');
+      const embeddingModel = await embeddingModelOrReport('search', options, workspaceOf(options), io);
+      if (embeddingModel === null) return void (exitCode = 2);
+      exitCode = await runSearchCommand(query, { cwd: workspaceOf(options), limit: options.limit, json: options.json, stdout: io.stdout, stderr: io.stderr, ...(embeddingModel ? { embeddingModel } : {}) });
     });
 
   program

@@ -39,6 +39,12 @@ function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
+/** What failed, what was kept, and that running again resumes (the exit code is 1). */
+function embeddingFailureLine(error: string, vectors: number, pending: number): string {
+  const kept = vectors > 0 ? `the ${vectors} vectors made are kept` : 'no vectors were made';
+  return `Embeddings failed: ${error}\nKeyword search works and ${kept}; ${pending} chunks still need one. Run cairn index again to embed only those.\n`;
+}
+
 /** `cairn index`: build or update the workspace index. Progress goes to stderr, the summary to stdout. */
 export async function runIndexCommand(options: IndexCommandOptions): Promise<number> {
   let lastPlainPhase = '';
@@ -80,7 +86,7 @@ export async function runIndexCommand(options: IndexCommandOptions): Promise<num
       if (result.skippedFiles > 0) options.stdout.write(skippedLine(result));
     }
     if (result.embeddingError) {
-      options.stderr.write(`Embeddings failed (${result.embeddingError}); keyword search still works. Run cairn index again to retry.\n`);
+      options.stderr.write(embeddingFailureLine(result.embeddingError, stats.vectors, result.embeddingPending ?? 0));
       return 1;
     }
     return 0;
