@@ -24,6 +24,7 @@ const benchmarks = [
   { name: 'indexer', script: 'packages/indexer/bench/index-bench.mjs' },
   { name: 'indexer-retrieval-eval', script: 'packages/indexer/bench/eval-retrieval.mjs' },
   { name: 'cairn-search-process', script: 'packages/indexer/bench/search-process-bench.mjs' },
+  { name: 'vector-search', script: 'packages/indexer/bench/vector-search-bench.mjs' },
   { name: 'grep-vs-ripgrep', script: 'packages/tools/search/bench/grep-bench.mjs' },
   { name: 'diagnostics', script: 'apps/bench/src/diagnostics.mjs' },
 ];
