@@ -17,7 +17,8 @@ import { buildCorpus } from './corpus.mjs';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 41);
 const processRounds = Number(process.env.BENCH_PROCESS_ROUNDS ?? 9);
-const model = 'text-embedding-3-small';
+// The server gives each model its real size: text-embedding-3-small 1 536, nomic-embed-text 768.
+const model = process.env.BENCH_EMBEDDING_MODEL ?? 'text-embedding-3-small';
 const cliBin = fileURLToPath(new URL('../../../apps/cli/dist/bin.js', import.meta.url));
 if (!existsSync(cliBin)) throw new Error(`${cliBin} is missing: build the CLI first (cd apps/cli && pnpm exec tsup)`);
 
@@ -62,7 +63,7 @@ const result = { benchmark: 'vector-search', tree: { files: corpus.files, lines:
 try {
   let started = performance.now();
   const indexed = JSON.parse((await run(['index', '--cwd', corpus.root, '--json', ...flags], corpus.root, env)).out);
-  result.index = { seconds: round((performance.now() - started) / 1000), chunks: indexed.totalChunks, vectors: indexed.vectors, dimensions: 1536, embeddingRequests: server.requests };
+  result.index = { seconds: round((performance.now() - started) / 1000), chunks: indexed.totalChunks, vectors: indexed.vectors, model, embeddingRequests: server.requests };
 
   const embeddingModel = createOpenAICompatible({ id: 'openai', baseURL: `${server.url}/v1` }).embeddingModel(model);
   const withVectors = await createIndex({ cwd: corpus.root, home: corpus.home, embeddingModel });
