@@ -3,7 +3,7 @@ import { lstat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { EmbeddingModelV1 } from '@cairn/core';
-import { canonicalWorkspaceRoot, IgnoreRules, isInsideRoot, toPosix } from '@cairn/core/node';
+import { canonicalWorkspaceRoot, IgnoreRules, isInsideRoot, toPosix } from '@cairn/core/workspace-files';
 import type { ChunkFileOptions } from './chunk-file.js';
 import { chunkWorkerUrl } from './chunk-worker-url.js';
 import { ChunkPool, defaultChunkWorkers } from './chunk-workers.js';
@@ -12,9 +12,10 @@ import { WorkspaceRoles } from './file-role.js';
 import { type EmbedPendingResult, embeddingInput, embedPending } from './embed-pending.js';
 import { contentHash, merkleTree } from './hashing.js';
 import { IndexStore, type FileRecord } from './index-store.js';
-import { clearScanState, readScanState, writeScanState } from './scan-state.js';
-import { loadRulesFor, readTextFile, type ScanResult, type SkipReason, scanWorkspace } from './scan-workspace.js';
+import { clearScanState, readScanState, type ScanState, stateFiles, stateListings, writeScanState } from './scan-state.js';
+import { loadRulesFor, readTextFile, type ScannedFile, type ScanResult, type SkipReason, scanWorkspace, trustedMtime } from './scan-workspace.js';
 import { searchChunks } from './search-chunks.js';
+import { treeMatchesState } from './tree-check.js';
 import type { Chunk, CodebaseIndex, CreateIndexOptions, IndexProgress, IndexStats, SearchOptions, SearchResult, SkippedFile, SyncOptions, SyncResult } from './types.js';
 
 /** `$CAIRN_HOME/index/<hash of the canonical workspace path>.sqlite`. */
@@ -72,39 +73,49 @@ class WorkspaceIndex implements CodebaseIndex {
       const signal = syncOptions.abortSignal;
       const limits = { maxFileBytes: this.maxFileBytes, maxFiles: this.options.maxFiles ?? 100_000 };
       const state = readScanState(this.store, limits);
-      const scan = await scanWorkspace(this.cwd, {
-        ...limits,
-        ...(state ? { previousFolders: state.folders } : {}),
-        ...(signal ? { abortSignal: signal } : {}),
-        onFile: (count) => this.progress({ phase: 'scan', files: count, totalFiles: 0, chunks: 0, embedded: 0 }),
-      });
-      this.rules = scan.rules;
-      const totalFiles = scan.files.length;
-      this.progress({ phase: 'scan', files: totalFiles, totalFiles, chunks: 0, embedded: 0 });
-      // Found binary or unreadable when read (this sync or, unchanged since, an earlier one).
-      const skips = new Map<string, SkipReason>();
-      const unchangedTree = state !== undefined && scan.unchanged;
-      let counts: FileCounts;
-      if (unchangedTree) {
-        for (const [path, reason] of Object.entries(state.skippedWhenRead)) skips.set(path, reason);
-        counts = { indexedFiles: 0, removedFiles: 0, unchangedFiles: totalFiles - skips.size, chunks: 0 };
-      } else {
-        // An interrupted sync must not leave a state that claims the index matches the tree.
-        if (state) clearScanState(this.store);
-        counts = await this.syncChangedFiles(scan, skips, signal);
-      }
+      // The common case, a tree exactly as the last sync left it, costs one stat per folder and file: no walk, no files table.
+      const tree = state && treeMatchesState(this.cwd, state) ? unchangedTree(state) : await this.scanAndApply(state, limits, signal);
+      if (tree.unchanged && !tree.scan) this.progress({ phase: 'scan', files: tree.totalFiles, totalFiles: tree.totalFiles, chunks: 0, embedded: 0 });
+      const { counts, skips, totalFiles } = tree;
       const embedding = await this.embedPending(signal);
       const storedRoot = this.store.getMeta('root_hash');
-      const rootHash = unchangedTree && storedRoot ? storedRoot : merkleTree(this.store.files().values()).root;
+      const rootHash = tree.unchanged && storedRoot ? storedRoot : merkleTree(this.store.files().values()).root;
       if (rootHash !== storedRoot) this.store.setMeta('root_hash', rootHash);
-      if (!unchangedTree || scan.foldersRead > 0) writeScanState(this.store, scan, limits, skips);
+      if (tree.scan && (!tree.unchanged || tree.scan.foldersRead > 0)) writeScanState(this.store, tree.scan, limits, skips);
       this.progress({ phase: 'done', files: totalFiles, totalFiles, chunks: counts.chunks, embedded: embedding.embedded });
-      const skipped = skippedSummary(scan, skips);
+      const skipped = skippedSummary(tree.tooLarge, skips, tree.sizeOf);
       return {
         ...counts, skippedFiles: skipped.total, skipped: skipped.counts, largestSkipped: skipped.largest,
         embedded: embedding.embedded, rootHash, ...(embedding.error ? { embeddingError: embedding.error, embeddingPending: embedding.pending } : {}),
       };
     });
+  }
+
+  /** Walk the tree (reusing the state's listings of unchanged folders) and apply what changed. */
+  private async scanAndApply(state: ScanState | undefined, limits: { maxFileBytes: number; maxFiles: number }, signal?: AbortSignal): Promise<TreeSync> {
+    const scan = await scanWorkspace(this.cwd, {
+      ...limits,
+      ...(state ? { previousFolders: stateListings(state) } : {}),
+      ...(signal ? { abortSignal: signal } : {}),
+      onFile: (count) => this.progress({ phase: 'scan', files: count, totalFiles: 0, chunks: 0, embedded: 0 }),
+    });
+    this.rules = scan.rules;
+    const totalFiles = scan.files.length;
+    this.progress({ phase: 'scan', files: totalFiles, totalFiles, chunks: 0, embedded: 0 });
+    // Found binary or unreadable when read (this sync or, unchanged since, an earlier one).
+    const skips = new Map<string, SkipReason>();
+    const unchanged = state !== undefined && scan.unchanged;
+    let counts: FileCounts;
+    if (unchanged) {
+      for (const [path, reason] of Object.entries(state.skippedWhenRead)) skips.set(path, reason);
+      counts = { indexedFiles: 0, removedFiles: 0, unchangedFiles: totalFiles - skips.size, chunks: 0 };
+    } else {
+      // An interrupted sync must not leave a state that claims the index matches the tree.
+      if (state) clearScanState(this.store);
+      counts = await this.syncChangedFiles(scan, skips, signal);
+    }
+    const sizes = skips.size > 0 ? new Map(scan.files.map((file) => [file.path, file.size])) : new Map<string, number>();
+    return { unchanged, totalFiles, counts, skips, tooLarge: scan.tooLarge, sizeOf: (path) => sizes.get(path) ?? 0, scan };
   }
 
   /** Compare the scan with the files table; read, chunk and write what changed, in batches. */
@@ -158,7 +169,8 @@ class WorkspaceIndex implements CodebaseIndex {
         prepared.push({ type: 'remove', path, ...(read.skipped === 'missing' ? {} : { reason: read.skipped }) });
         continue;
       }
-      const record: FileRecord = { path, hash: contentHash(read.text), size: read.size, mtimeMs: read.mtimeMs };
+      // A file written in the last moments may be written again within the same mtime tick: recorded as -1, it is hashed again next time.
+      const record: FileRecord = { path, hash: contentHash(read.text), size: read.size, mtimeMs: trustedMtime(read.mtimeMs) };
       if (stored.get(path)?.hash === record.hash) {
         prepared.push({ type: 'touch', record });
         continue;
@@ -327,14 +339,32 @@ interface FileCounts {
   chunks: number;
 }
 
+/** What a sync found in the tree: counts, skipped files, and the scan when it walked. */
+interface TreeSync {
+  unchanged: boolean;
+  totalFiles: number;
+  counts: FileCounts;
+  skips: Map<string, SkipReason>;
+  tooLarge: ScannedFile[];
+  sizeOf(path: string): number;
+  scan?: ScanResult;
+}
+
+/** The sync of a tree that matched its scan state: everything from the state. */
+function unchangedTree(state: ScanState): TreeSync {
+  const files = stateFiles(state);
+  const skips = new Map(Object.entries(state.skippedWhenRead));
+  const counts = { indexedFiles: 0, removedFiles: 0, unchangedFiles: files.files - skips.size, chunks: 0 };
+  return { unchanged: true, totalFiles: files.files, counts, skips, tooLarge: files.tooLarge, sizeOf: files.sizeOf };
+}
+
 /** Skipped files by reason, and the largest few (for `cairn index` to name). */
-function skippedSummary(scan: ScanResult, skips: Map<string, SkipReason>): { total: number; counts: SyncResult['skipped']; largest: SkippedFile[] } {
-  const counts = { tooLarge: scan.tooLarge.length, binary: 0, unreadable: 0 };
-  const all: SkippedFile[] = scan.tooLarge.map((file) => ({ path: file.path, bytes: file.size, reason: 'tooLarge' }));
-  const sizes = skips.size > 0 ? new Map(scan.files.map((file) => [file.path, file.size])) : new Map<string, number>();
+function skippedSummary(tooLarge: ScannedFile[], skips: Map<string, SkipReason>, sizeOf: (path: string) => number): { total: number; counts: SyncResult['skipped']; largest: SkippedFile[] } {
+  const counts = { tooLarge: tooLarge.length, binary: 0, unreadable: 0 };
+  const all: SkippedFile[] = tooLarge.map((file) => ({ path: file.path, bytes: file.size, reason: 'tooLarge' }));
   for (const [path, reason] of skips) {
     counts[reason]++;
-    all.push({ path, bytes: sizes.get(path) ?? 0, reason });
+    all.push({ path, bytes: sizeOf(path), reason });
   }
   all.sort((left, right) => right.bytes - left.bytes || (left.path < right.path ? -1 : 1));
   return { total: counts.tooLarge + counts.binary + counts.unreadable, counts, largest: all.slice(0, 5) };

@@ -1,5 +1,5 @@
 import type { EmbeddingModelV1 } from '@cairn/core';
-import { CairnError } from '@cairn/core';
+import { CairnError } from '@cairn/core/errors';
 
 export interface RetryOptions {
   maxRetries?: number;

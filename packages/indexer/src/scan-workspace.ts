@@ -1,7 +1,7 @@
 import { constants, type Dirent, lstatSync, statSync } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { IgnoreRules, ignoreFileNames } from '@cairn/core/node';
+import { IgnoreRules, ignoreFileNames } from '@cairn/core/workspace-files';
 
 export interface ScannedFile {
   /** Posix path relative to the root. */
@@ -50,11 +50,17 @@ export interface ScanResult {
 }
 
 /**
- * A folder modified this recently may change again within the same timestamp tick, after it was
- * read: its mtime would then not show the change. Such a folder is read again next time (as git
- * treats "racily clean" index entries).
+ * A folder or file modified this recently may change again within the same timestamp tick (Linux
+ * stamps with a clock that advances every few milliseconds), after it was read: its mtime would then
+ * not show the change. Such a folder is read again next time, and such a file is recorded with mtime
+ * -1, which matches nothing, so the next sync reads and hashes it again (git's "racily clean" entries).
  */
 const racyWindowMs = 2000;
+
+/** The mtime to record for something stat'ed or read now: -1 while it is too recent to trust. */
+export function trustedMtime(mtimeMs: number, now = Date.now()): number {
+  return now - mtimeMs < racyWindowMs ? -1 : mtimeMs;
+}
 
 /** Stats are taken in slices with a yield between them, so a large tree never blocks a server for long. */
 const statSlice = 500;
@@ -110,7 +116,7 @@ async function readFolder(root: string, folder: string, rules: IgnoreRules, mtim
   } catch {
     entries = [];
   }
-  const listing: FolderListing = { mtimeMs: Date.now() - mtimeMs < racyWindowMs ? -1 : mtimeMs, folders: [], files: [], fileStats: [], ignoreFiles: [] };
+  const listing: FolderListing = { mtimeMs: trustedMtime(mtimeMs), folders: [], files: [], fileStats: [], ignoreFiles: [] };
   for (const entry of entries) {
     const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
     if (entry.isFile() && ignoreFileNames.includes(entry.name)) {
@@ -155,6 +161,7 @@ async function statFiles(
   let truncated = false;
   let unchanged = true;
   let sinceYield = 0;
+  const now = Date.now();
   for (const { folder, listing, reused } of walked) {
     const before = reused ? previous?.[folder]?.fileStats : undefined;
     const kept: string[] = [];
@@ -178,7 +185,7 @@ async function statFiles(
       }
       if (before?.[index * 2] !== stats.size || before[index * 2 + 1] !== stats.mtimeMs) unchanged = false;
       kept.push(name);
-      listing.fileStats.push(stats.size, stats.mtimeMs);
+      listing.fileStats.push(stats.size, trustedMtime(stats.mtimeMs, now));
       const file = { path, size: stats.size, mtimeMs: stats.mtimeMs };
       if (stats.size > options.maxFileBytes) tooLarge.push(file);
       else files.push(file);
