@@ -1,5 +1,5 @@
 import type { EmbeddingModelV1 } from '@cairn/core';
-import { cairnHome, loadIndexSettings, resolveSettingSources } from '@cairn/core/node';
+import { cairnHome, loadIndexSettings, resolveSettingSources } from '@cairn/core/index-settings';
 
 export interface EmbeddingFlags {
   embeddings?: string;
