@@ -213,9 +213,10 @@ async function runIndex(createIndexFn, label, prepared, indexOptions) {
 }
 
 function chunkOptions(chunking) {
-  // EVAL_CHUNK_CHARS=3000 tries another syntax-chunk budget (the shipped default otherwise).
+  // EVAL_CHUNK_CHARS=3000 (and EVAL_CHUNK_MIN=800, else a 4.5th of it) tries another syntax-chunk budget.
   const maxChars = chunking === 'syntax' && process.env.EVAL_CHUNK_CHARS ? Number(process.env.EVAL_CHUNK_CHARS) : undefined;
-  return { chunking, ...(maxChars ? { chunkSize: { maxChars, minChars: Math.round(maxChars / 4.5) } } : {}) };
+  const minChars = maxChars ? Number(process.env.EVAL_CHUNK_MIN ?? Math.round(maxChars / 4.5)) : undefined;
+  return { chunking, ...(maxChars ? { chunkSize: { maxChars, minChars } } : {}) };
 }
 
 function plainSystems(prepared) {
@@ -304,13 +305,22 @@ async function indexerAtRef(ref) {
   return import(pathToFileURL(entry).href);
 }
 
-/** `--embeddings provider/model`: @cairn/sdk's resolver, the same one `cairn index --embeddings` uses. */
+/**
+ * `--embeddings provider/model`: @cairn/sdk's resolver, the one `cairn index --embeddings` uses. The
+ * SDK depends on this package, so it is not a dependency here: it is loaded from apps/bench.
+ */
 async function embeddingModelFor(spec) {
-  const sdk = await import('@cairn/sdk').catch((error) => {
-    throw new Error(`--embeddings needs @cairn/sdk built (pnpm --filter @cairn/sdk build): ${error.message}`);
-  });
-  if (typeof sdk.resolveEmbeddingModel !== 'function') throw new Error('--embeddings: this @cairn/sdk build has no resolveEmbeddingModel yet; rebuild @cairn/sdk');
-  return { spec, model: await sdk.resolveEmbeddingModel(spec, options['base-url'] ? { baseURL: options['base-url'] } : {}) };
+  const dir = join(repositoryRoot() ?? '', 'apps', 'bench', 'node_modules', '@cairn', 'sdk');
+  let sdk;
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const entry = manifest.publishConfig?.exports?.['.']?.import ?? manifest.exports?.['.']?.import ?? manifest.main;
+    sdk = await import(pathToFileURL(join(dir, entry)).href);
+  } catch (error) {
+    throw new Error(`--embeddings needs @cairn/sdk built in this checkout (pnpm --filter @cairn/sdk... build): ${error.message}`);
+  }
+  const model = sdk.resolveEmbeddingModel(spec, options['base-url'] ? { baseURL: options['base-url'] } : {});
+  return { spec, model };
 }
 
 const { values: options } = parseArgs({
@@ -331,7 +341,7 @@ const available = {
   ramda: () => ['ramda (es/, .js)', prepare(ramdaSource())],
   zod: () => ['zod (src, .ts, tests included)', prepare(zodSource())],
   fastify: () => ['fastify 5.12.8 (the published package: lib, types, tests, docs, examples, generated validators)', prepare(fastifySource())],
-  'cairn-history': () => [`cairn (this repository at ${pinnedCommit}; queries = commit subjects, answers = the files each touched)`, buildHistoryCorpus()],
+  'cairn-history': () => [`cairn (this repository at ${pinnedCommit}; queries = commit subjects as written, answers = the files each touched)`, buildHistoryCorpus()],
 };
 
 const started = performance.now();
@@ -351,7 +361,7 @@ for (const name of chosen) {
   corpora.push({ id: name, ...(await evaluate(label, prepared)) });
 }
 console.log(JSON.stringify({
-  method: 'doc corpora: query = doc-comment summary of a source declaration (identifier removed), relevant = that declaration, doc comments blanked in the indexed copy; cairn-history: query = commit subject (scope prefix removed), relevant = the files the commit touched that still exist (chunk level: a chunk holding a line the commit added); file level = distinct files in rank order; chunk level = a returned line range contains the answer line; MRR over the top 50; non-source share = top-10 slots whose file bench/roles.mjs judges test/fixture/benchmark/generated/vendored/docs',
+  method: 'doc corpora: query = doc-comment summary of a source declaration (identifier removed), relevant = that declaration, doc comments blanked in the indexed copy; cairn-history: query = commit subject, relevant = the files the commit touched that still exist (chunk level: a chunk holding a line the commit added); file level = distinct files in rank order; chunk level = a returned line range contains the answer line; MRR over the top 50; non-source share = top-10 slots whose file bench/roles.mjs judges test/fixture/benchmark/generated/vendored/docs',
   ...(embedding ? { embeddings: embedding.spec } : {}),
   corpora,
   ...(skipped.length ? { skipped } : {}),

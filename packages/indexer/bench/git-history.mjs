@@ -1,5 +1,5 @@
 // A corpus from this repository's own history: the tree at a pinned commit is indexed, and every
-// earlier commit is a query (its subject, the conventional `scope:` prefix removed) whose answers
+// earlier commit is a query (its subject as written, `area:` prefix included) whose answers
 // are the files it touched that still exist in that tree. The pinned commit keeps the corpus the
 // same from run to run, whatever has been committed since; a checkout without it (a shallow CI
 // clone, a source tarball) skips the corpus and says why.
@@ -47,7 +47,6 @@ function listFiles(dir, out = []) {
   return out;
 }
 
-const subjectOf = (subject) => subject.replace(/^[\w@./, -]{1,40}?(\([^)]*\))?!?:\s+/, '').trim();
 
 /** Commits before the pinned one, each with its subject, touched files and the lines it added per file. */
 function commits(root, commit) {
@@ -105,7 +104,8 @@ export function buildHistoryCorpus(commit = pinnedCommit) {
   for (const { hash, subject, added } of commits(root, commit)) {
     const touched = [...added.keys()].filter((path) => !excluded(path));
     if (touched.length === 0 || touched.length > maxTouchedFiles) continue;
-    const query = subjectOf(subject);
+    // The subject as written, its `docs:` / `cli tests:` area included: it is how the author said what changed.
+    const query = subject.trim();
     if (query.split(' ').filter((word) => /[a-z]{3,}/i.test(word)).length < 3 || seen.has(query)) continue;
     const files = touched.filter((path) => texts.has(path));
     if (files.length === 0) continue;

@@ -105,10 +105,34 @@ describe('chunkFile sizes and fallbacks', () => {
   });
 
   it('lists every name a merged chunk defines, class members included', async () => {
-    const source = 'export function getDecade(date: Date) {\n  return date;\n}\nexport class Store {\n  size = 0;\n  get(key: string) { return key; }\n}\n';
+    const source = 'function getDecade(date: Date) {\n  return date;\n}\nclass Store {\n  size = 0;\n  get(key: string) { return key; }\n}\n';
     const chunks = await chunkFile('helpers.ts', source);
     expect(chunks).toHaveLength(1);
     expect(chunks[0]?.definedSymbols).toEqual(expect.arrayContaining(['getDecade', 'Store', 'size', 'get']));
+  });
+
+  it('keeps exported functions and classes in their own chunks; statements, private helpers and exported constants merge among themselves', async () => {
+    const source = [
+      "import { join } from 'node:path';",
+      'const separator = "/";',
+      'function trimSlashes(path: string) {',
+      '  return path.replace(/^\\/+|\\/+$/g, "");',
+      '}',
+      'export function joinPaths(left: string, right: string) {',
+      '  return join(trimSlashes(left), right);',
+      '}',
+      'export class PathCache {',
+      '  entries = new Map<string, string>();',
+      '}',
+      'export const rootPath = "/";',
+      'export const homePath = "~";',
+    ].join('\n');
+    expect(summary(await chunkFile('src/paths.ts', source))).toEqual(['1-5 function trimSlashes', '6-8 function joinPaths', '9-11 class PathCache', '12-13 variable rootPath']);
+    // In Go a capitalised name is exported; in Rust `pub`.
+    const go = 'package paths\n\nfunc helper() string { return "" }\n\nfunc Join(a string) string { return a }\n';
+    expect(summary(await chunkFile('paths.go', go))).toEqual(['1-3 function helper', '4-5 function Join']);
+    const rust = 'fn helper() -> u8 { 1 }\npub fn join() -> u8 { helper() }\n';
+    expect(summary(await chunkFile('paths.rs', rust))).toEqual(['1-1 function helper', '2-2 function join']);
   });
 
   it('uses overlapping 60-line windows for files without a grammar', async () => {

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
+import type { FileRole } from './file-role.js';
 import { pathTokens, tokenizeForIndex } from './tokenize.js';
 import type { Chunk, ChunkKind } from './types.js';
 
@@ -19,10 +20,21 @@ export interface StoredChunk {
   kind: ChunkKind;
   contentHash: string;
   text: string;
+  role: FileRole;
+}
+
+/** What re-ranking needs of a chunk, without its text. */
+export interface ChunkNames {
+  path: string;
+  symbol: string | null;
+  /** Every name the chunk defines, its symbol first. */
+  names: string[];
+  role: FileRole;
 }
 
 // 2: the symbol column holds every name a chunk defines, not only its main symbol.
-const schemaVersion = '2';
+// 3: chunks carry their file's role (source, test, docs, ...) and every name they define.
+const schemaVersion = '3';
 // Column weights for bm25(): body text, path, symbol. A name the chunk defines is the strongest
 // evidence: symbol weight 10 (from 3) lifted chunk-level recall@10 on both evaluation corpora by
 // about 0.02; the path at 2 or 4 made no clear difference (docs/indexer.md).
@@ -62,7 +74,8 @@ export class IndexStore {
       create table if not exists files (path text primary key, hash text not null, size integer not null, mtime_ms real not null);
       create table if not exists chunks (
         id integer primary key, path text not null, start_line integer not null, end_line integer not null,
-        symbol text, kind text not null, content_hash text not null, text text not null);
+        symbol text, kind text not null, content_hash text not null, text text not null,
+        role text not null default 'source', names text);
       create index if not exists chunks_by_path on chunks(path);
       create virtual table if not exists chunks_fts using fts5(
         tokens, path_tokens, symbol_tokens, content='', contentless_delete=1,
@@ -86,14 +99,15 @@ export class IndexStore {
   }
 
   /** Replace a file's chunks and its row; call inside `transaction` so both land together. */
-  writeFile(file: FileRecord, chunks: Array<Chunk & { contentHash: string }>): void {
+  writeFile(file: FileRecord, chunks: Array<Chunk & { contentHash: string }>, role: FileRole = 'source'): void {
     this.deleteChunks(file.path);
-    const insertChunk = this.db.prepare('insert into chunks(path, start_line, end_line, symbol, kind, content_hash, text) values (?, ?, ?, ?, ?, ?, ?)');
+    const insertChunk = this.db.prepare('insert into chunks(path, start_line, end_line, symbol, kind, content_hash, text, role, names) values (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insertFts = this.db.prepare('insert into chunks_fts(rowid, tokens, path_tokens, symbol_tokens) values (?, ?, ?, ?)');
     const filePathTokens = pathTokens(file.path);
     for (const chunk of chunks) {
-      const { lastInsertRowid } = insertChunk.run(chunk.path, chunk.startLine, chunk.endLine, chunk.symbol ?? null, chunk.kind, chunk.contentHash, chunk.text);
-      insertFts.run(lastInsertRowid, tokenizeForIndex(chunk.text), filePathTokens, tokenizeForIndex((chunk.definedSymbols ?? (chunk.symbol ? [chunk.symbol] : [])).join(' ')));
+      const names = chunk.definedSymbols ?? (chunk.symbol ? [chunk.symbol] : []);
+      const { lastInsertRowid } = insertChunk.run(chunk.path, chunk.startLine, chunk.endLine, chunk.symbol ?? null, chunk.kind, chunk.contentHash, chunk.text, role, names.length > 1 ? JSON.stringify(names) : null);
+      insertFts.run(lastInsertRowid, tokenizeForIndex(chunk.text), filePathTokens, tokenizeForIndex(names.join(' ')));
     }
     this.db.prepare('insert into files(path, hash, size, mtime_ms) values (?, ?, ?, ?) on conflict(path) do update set hash = excluded.hash, size = excluded.size, mtime_ms = excluded.mtime_ms')
       .run(file.path, file.hash, file.size, file.mtimeMs);
@@ -177,22 +191,32 @@ export class IndexStore {
 
   chunksByIds(ids: number[]): Map<number, StoredChunk> {
     if (ids.length === 0) return new Map();
-    const rows = this.db.prepare(`select id, path, start_line as startLine, end_line as endLine, symbol, kind, content_hash as contentHash, text from chunks where id in (${ids.map(() => '?').join(',')})`).all(...ids) as StoredChunk[];
+    const rows = this.db.prepare(`select id, path, start_line as startLine, end_line as endLine, symbol, kind, content_hash as contentHash, text, role from chunks where id in (${ids.map(() => '?').join(',')})`).all(...ids) as StoredChunk[];
     return new Map(rows.map((row) => [row.id, row]));
   }
 
-  /** The main symbol of each chunk that has one (for re-ranking without loading chunk texts). */
-  symbolsByIds(ids: number[]): Map<number, string> {
+  /** Names and role of each chunk (for re-ranking without loading chunk texts). */
+  namesByIds(ids: number[]): Map<number, ChunkNames> {
     if (ids.length === 0) return new Map();
-    const rows = this.db.prepare(`select id, symbol from chunks where symbol is not null and id in (${ids.map(() => '?').join(',')})`).all(...ids) as Array<{ id: number; symbol: string }>;
-    return new Map(rows.map((row) => [row.id, row.symbol]));
+    const rows = this.db.prepare(`select id, path, symbol, names, role from chunks where id in (${ids.map(() => '?').join(',')})`).all(...ids) as Array<{ id: number; path: string; symbol: string | null; names: string | null; role: FileRole }>;
+    return new Map(rows.map((row) => [row.id, { path: row.path, symbol: row.symbol, names: row.names ? (JSON.parse(row.names) as string[]) : row.symbol ? [row.symbol] : [], role: row.role }]));
   }
 
-  /** BM25 over the three token columns, symbol and path weighted above body text. */
-  searchText(match: string, limit: number, pathPrefixes: string[]): Array<{ id: number; score: number }> {
+  rolesByIds(ids: number[]): Map<number, FileRole> {
+    if (ids.length === 0) return new Map();
+    const rows = this.db.prepare(`select id, role from chunks where id in (${ids.map(() => '?').join(',')})`).all(...ids) as Array<{ id: number; role: FileRole }>;
+    return new Map(rows.map((row) => [row.id, row.role]));
+  }
+
+  /**
+   * BM25 over the three token columns, symbol and path weighted above body text; `sourceOnly`
+   * keeps chunks of source files (the pool's reserved share, so tests cannot crowd it out).
+   */
+  searchText(match: string, limit: number, pathPrefixes: string[], sourceOnly = false): Array<{ id: number; score: number }> {
     const { clause, values } = pathClause(pathPrefixes);
+    const filters = [clause, sourceOnly ? `c.role = 'source'` : ''].filter(Boolean);
     return this.db.prepare(`select f.rowid as id, bm25(chunks_fts, ${bm25Weights}) as score from chunks_fts f
-      ${clause ? 'join chunks c on c.id = f.rowid' : ''} where chunks_fts match ? ${clause ? `and ${clause}` : ''} order by score limit ?`)
+      ${filters.length > 0 ? 'join chunks c on c.id = f.rowid' : ''} where chunks_fts match ? ${filters.map((filter) => `and ${filter}`).join(' ')} order by score limit ?`)
       .all(match, ...values, limit) as Array<{ id: number; score: number }>;
   }
 

@@ -39,25 +39,82 @@ export interface RankedHit {
   id: number;
   /** Higher is better. */
   score: number;
+  /** BM25 relevance relative to the best hit in the pool (0..1). */
+  bm25: number;
+  /** Weighted name coverage of the best-matching name (0..1 for the chunk's own name). */
+  name: number;
+  /** The defined name the query matched best, when it matched one. */
+  label?: string;
 }
 
 // Chosen on the retrieval evaluation (docs/indexer.md; tuned on date-fns, lodash-es and zod, ramda
 // measured afterwards): 0.5 lifted file recall@10 on those three and left ramda level (0.422 ->
 // 0.425); 1 and 2 won more on date-fns but lost on lodash-es and at chunk level on zod.
 const coverageWeight = 0.5;
+// A merged helper or a class member is named by the chunk but is not what it is about: its
+// coverage counts for less than the chunk's own name. 0.3 and 0.6 tied on most corpora; 0.6 lost
+// 0.007 file R@10 on ramda and 0.02 on this repository's history, 0.3 lost 0.02 on zod and fastify
+// against 0.6 but stays above main there (docs/indexer.md, Retrieval quality).
+export const secondaryNameWeight = 0.3;
+// A file named by the query (`run-tool-calls.ts` for "run-tool-calls: plain ToolDefinition type"):
+// +0.02 file R@10 on this repository's history, +0.02 on date-fns; 0.5 lost on zod and fastify.
+const fileNameWeight = 0.25;
+/** The file name without its extensions, `index` files by their folder (`tools/fs/index.ts` -> `fs`). */
+function fileStem(path: string): string {
+  const segments = path.split('/');
+  const stem = (segments.at(-1) ?? '').replace(/\..*$/, '');
+  return /^(index|mod|main|__init__|lib)$/i.test(stem) && segments.length > 1 ? (segments.at(-2) ?? stem) : stem;
+}
+
+/**
+ * The name among a chunk's defined names (its main name first) that the query spells out best,
+ * secondary names weighted by `secondaryNameWeight`.
+ */
+export function bestName(names: readonly string[], query: QueryWords): { name?: string; coverage: number } {
+  let best: { name?: string; coverage: number } = { coverage: 0 };
+  names.forEach((name, index) => {
+    const coverage = nameCoverage(name, query) * (index === 0 ? 1 : secondaryNameWeight);
+    if (coverage > best.coverage) best = { name, coverage };
+  });
+  return best;
+}
 
 /**
  * Re-order BM25 hits by `relevance / best relevance + weight * coverage`, where relevance is the
- * negated BM25 score: the BM25 order still decides among chunks that the query names equally well.
+ * negated BM25 score and coverage that of the best-matching defined name: the BM25 order still
+ * decides among chunks that the query names equally well.
  */
-export function rerankByNameCoverage(hits: Array<{ id: number; score: number }>, nameOf: (id: number) => string | undefined, query: QueryWords, weight = coverageWeight): RankedHit[] {
-  if (hits.length === 0 || query.words.length === 0) return hits.map((hit) => ({ id: hit.id, score: -hit.score }));
+export function rerankByNameCoverage(
+  hits: Array<{ id: number; score: number }>,
+  namesOf: (id: number) => readonly string[] | undefined,
+  query: QueryWords,
+  weight = coverageWeight,
+  pathOf: (id: number) => string | undefined = () => undefined,
+): RankedHit[] {
   const best = Math.max(...hits.map((hit) => -hit.score), Number.EPSILON);
+  const scoreNames = query.words.length > 0;
+  const fileNames = new Map<string, number>();
+  const fileNameCoverage = (path: string | undefined) => {
+    if (!path || !scoreNames) return 0;
+    let coverage = fileNames.get(path);
+    if (coverage === undefined) {
+      const stem = fileStem(path);
+      // A one-word file name (`values.js`, `map.js`) is a word any query may use (ramda lost 0.01
+      // file R@10 counting them, even at half weight): only names of two parts or more count.
+      coverage = identifierParts(stem).filter((part) => !isStopWord(part)).length >= 2 ? nameCoverage(stem, query) : 0;
+      fileNames.set(path, coverage);
+    }
+    return coverage;
+  };
   return hits
     .map((hit, order) => {
-      const name = nameOf(hit.id);
-      return { id: hit.id, order, score: -hit.score / best + (name ? weight * nameCoverage(name, query) : 0) };
+      const bm25 = -hit.score / best;
+      const matched = scoreNames ? bestName(namesOf(hit.id) ?? [], query) : { coverage: 0 };
+      const file = fileNameCoverage(pathOf(hit.id));
+      const ranked: RankedHit & { order: number } = { id: hit.id, order, score: bm25 + weight * matched.coverage + fileNameWeight * file, bm25, name: matched.coverage };
+      if (matched.name) ranked.label = matched.name;
+      return ranked;
     })
     .sort((left, right) => right.score - left.score || left.order - right.order)
-    .map(({ id, score }) => ({ id, score }));
+    .map(({ order: _order, ...hit }) => hit);
 }

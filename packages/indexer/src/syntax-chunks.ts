@@ -18,6 +18,8 @@ interface Piece {
   definitionSize: number;
   /** Names of the members a whole class / interface / enum piece defines. */
   members?: string[];
+  /** An exported definition (`export function`, Rust `pub`, a capitalised Go name): never merged with another definition. */
+  exported?: boolean;
 }
 
 interface Container {
@@ -94,6 +96,17 @@ function describe(node: Node): { kind: ChunkKind; name?: string; node: Node } | 
   return name === undefined ? { kind, node } : { kind, name, node };
 }
 
+/** Kinds that keep their own chunk when exported; constants and type aliases are small and merge. */
+const standalone = new Set<ChunkKind>(['function', 'class', 'interface', 'enum']);
+
+/** Whether a top-level definition is part of the module's interface. */
+function isExported(node: Node, name: string | undefined): boolean {
+  if (node.type === 'export_statement') return true;
+  if (node.namedChildren.some((child) => child?.type === 'visibility_modifier' && child.text.startsWith('pub'))) return true;
+  // Go: a capitalised top-level name is exported.
+  return (node.type === 'function_declaration' || node.type === 'method_declaration' || node.type === 'type_declaration') && /^[A-Z]/.test(name?.split('.').at(-1) ?? '') && node.tree.language.name === 'go';
+}
+
 /**
  * Cut a syntax tree into chunks at definition boundaries: nodes that fit become pieces, oversized
  * nodes are split by their children (a class into its methods, a function into statement groups),
@@ -138,6 +151,7 @@ export function syntaxChunks(path: string, lines: string[], root: Node, options:
       const childSize = size(start, end);
       if (childSize <= maxChars) {
         const piece: Piece = { start, end, ...own, definitionSize: described && own !== container ? childSize : 0 };
+        if (piece.definitionSize > 0 && container.kind === undefined && standalone.has(kind ?? 'block') && isExported(child, described?.name)) piece.exported = true;
         // Members by name: the methods and fields of a whole class, or one property of a split interface.
         const members = memberNames(child);
         const ownName = memberTypeSet.has(child.type) ? child.childForFieldName('name')?.text : undefined;
@@ -174,9 +188,13 @@ export function syntaxChunks(path: string, lines: string[], root: Node, options:
   const groups: Piece[][] = [];
   let group: Piece[] = [];
   let groupSize = 0;
+  // An exported definition keeps its own chunk: merged into a neighbour it would be found under
+  // the neighbour's name and range. Statements and private helpers still merge around it.
+  const clashes = (members: Piece[], piece: Piece) =>
+    piece.definitionSize > 0 && members.some((member) => member.definitionSize > 0 && (member.exported || piece.exported));
   for (const piece of contiguous) {
     const pieceSize = size(piece.start, piece.end);
-    if (group.length > 0 && (groupSize < minChars || pieceSize < minChars) && groupSize + pieceSize <= maxChars) {
+    if (group.length > 0 && (groupSize < minChars || pieceSize < minChars) && groupSize + pieceSize <= maxChars && !clashes(group, piece)) {
       group.push(piece);
       groupSize += pieceSize;
       continue;
