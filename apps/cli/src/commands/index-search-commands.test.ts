@@ -47,7 +47,10 @@ describe('cairn index / cairn search', () => {
     const json = capture();
     expect(await runSearchCommand('start http server', { cwd, home, limit: 1, json: true, stdout: json.stream, stderr: capture().stream })).toBe(0);
     const rows = JSON.parse(json.read());
-    expect(rows).toEqual([{ path: 'src/server.py', startLine: 1, endLine: 2, score: expect.any(Number), symbol: 'start_http_server' }]);
+    expect(rows).toEqual([{
+      path: 'src/server.py', startLine: 1, endLine: 2, score: expect.any(Number), symbol: 'start_http_server', kind: 'function', role: 'source',
+      snippet: 'def start_http_server(port):\n    return port', snippetLine: 1, scoreParts: { bm25: 1, name: 1 },
+    }]);
   });
 
   it('draws a progress bar on a TTY and prints JSON summaries', async () => {

@@ -1,5 +1,5 @@
 import type { EmbeddingModelV1 } from '@cairn/core';
-import { createIndex } from '@cairn/indexer';
+import { createIndex, type SearchResult } from '@cairn/indexer';
 
 export interface SearchCommandOptions {
   cwd: string;
@@ -11,9 +11,16 @@ export interface SearchCommandOptions {
   embeddingModel?: EmbeddingModelV1;
 }
 
+/** `path:start-end  symbol`, with the role when the file is not source (`[test]`, `[docs]`). */
+function resultLine(result: SearchResult): string {
+  const role = result.role && result.role !== 'source' ? `  [${result.role}]` : '';
+  return `${result.path}:${result.startLine}-${result.endLine}${result.symbol ? `  ${result.symbol}` : ''}${role}`;
+}
+
 /**
  * `cairn search "query"`: brings the index up to date (incremental, so cheap when nothing changed)
- * and prints the best chunks, `path:startLine-endLine  symbol` per line or a JSON array.
+ * and prints the best chunks, `path:startLine-endLine  symbol` per line (the matched name, and the
+ * file's role when it is not source) or a JSON array with the snippet and the score parts.
  */
 export async function runSearchCommand(query: string, options: SearchCommandOptions): Promise<number> {
   if (!query.trim()) {
@@ -30,12 +37,15 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
     await index.sync();
     const results = await index.search(query, { limit: Math.max(1, options.limit) });
     if (options.json) {
-      const rows = results.map(({ path, startLine, endLine, score, symbol }) => ({ path, startLine, endLine, score, ...(symbol ? { symbol } : {}) }));
+      const rows = results.map(({ path, startLine, endLine, score, symbol, kind, role, snippet, snippetLine, scoreParts }) => ({
+        path, startLine, endLine, score, ...(symbol ? { symbol } : {}), ...(kind ? { kind } : {}), ...(role ? { role } : {}),
+        snippet, ...(snippetLine ? { snippetLine } : {}), ...(scoreParts ? { scoreParts } : {}),
+      }));
       options.stdout.write(`${JSON.stringify(rows)}\n`);
     } else if (results.length === 0) {
       options.stderr.write('No matching code found.\n');
     } else {
-      for (const result of results) options.stdout.write(`${result.path}:${result.startLine}-${result.endLine}${result.symbol ? `  ${result.symbol}` : ''}\n`);
+      for (const result of results) options.stdout.write(`${resultLine(result)}\n`);
     }
     return 0;
   } catch (error) {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { defineTool, type EmbeddingModelV1, ToolError, type ToolResultContent } from '@cairn/core';
 import { resolveWorkspacePath } from '@cairn/core/node';
-import type { CodebaseIndex } from '@cairn/indexer';
+import type { CodebaseIndex, SearchResult } from '@cairn/indexer';
 
 export interface CodebaseSearchInput {
   query: string;
@@ -61,6 +61,18 @@ function embeddingNoticeOf(configError: string | undefined, syncError: string | 
 
 function withNotice(result: ToolResultContent, notice: string | undefined): ToolResultContent {
   return notice ? { ...result, content: [...result.content, { type: 'text', text: notice }] } : result;
+}
+
+/**
+ * One result for the model: `path:start-end (symbol) [role]`, then the matched lines numbered from
+ * the snippet's first line, so the model can read or edit around them without opening the chunk.
+ */
+function formatResult(result: SearchResult): string {
+  const role = result.role && result.role !== 'source' ? ` [${result.role}]` : '';
+  const header = `${result.path}:${result.startLine}-${result.endLine}${result.symbol ? ` (${result.symbol})` : ''}${role}`;
+  const first = result.snippetLine ?? result.startLine;
+  const lines = result.snippet.split('\n').map((line, index) => `${first + index}: ${line}`);
+  return `${header}\n${lines.join('\n')}`;
 }
 
 /**
@@ -134,12 +146,12 @@ export function createCodebaseSearchTool(options: CodebaseSearchToolOptions = {}
         .filter((result) => !context.isPathDenied(`${context.cwd}/${result.path}`, 'read'))
         .slice(0, limit);
       if (results.length === 0) return withNotice({ content: [{ type: 'text', text: 'No matching code found. Try other words, an identifier, or grep for exact text.' }] }, embeddingNotice);
-      const text = results
-        .map((result) => `${result.path}:${result.startLine}-${result.endLine}${result.symbol ? ` (${result.symbol})` : ''}\n${result.snippet}`)
-        .join('\n\n');
+      const text = results.map(formatResult).join('\n\n');
       return withNotice({
         content: [{ type: 'text', text }],
-        structuredContent: results.map(({ path, startLine, endLine, score, symbol }) => ({ path, startLine, endLine, score, ...(symbol ? { symbol } : {}) })),
+        structuredContent: results.map(({ path, startLine, endLine, score, symbol, role, snippetLine, scoreParts }) => ({
+          path, startLine, endLine, score, ...(symbol ? { symbol } : {}), ...(role ? { role } : {}), ...(snippetLine ? { snippetLine } : {}), ...(scoreParts ? { scoreParts } : {}),
+        })),
       }, embeddingNotice);
     },
   });

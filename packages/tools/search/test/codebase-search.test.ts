@@ -1,3 +1,4 @@
+import type { ToolResultContent } from '@cairn/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
@@ -25,7 +26,9 @@ describe('codebase_search', () => {
 
     const result = await search.tool.execute({ query: 'refresh session token' }, context);
     const text = textOf(result);
-    expect(text).toContain('src/session.ts:1-3 (refreshSessionToken)\nexport function refreshSessionToken(token: string) {');
+    // The header names the matched symbol; the snippet's lines carry their line numbers.
+    expect(text).toContain('src/session.ts:1-3 (refreshSessionToken)\n1: export function refreshSessionToken(token: string) {');
+    expect((result as ToolResultContent).structuredContent).toContainEqual(expect.objectContaining({ path: 'src/session.ts', symbol: 'refreshSessionToken', role: 'source', scoreParts: { bm25: expect.any(Number), name: 1 } }));
     expect(text).not.toContain('.env');
 
     const scoped = textOf(await search.tool.execute({ query: 'refresh session token', target_directories: ['lib'] }, context));
