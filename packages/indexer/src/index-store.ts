@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
+import { createRequire } from 'node:module';
 import type { FileRole } from './file-role.js';
 import { pathTokens, tokenizeForIndex } from './tokenize.js';
 import type { Chunk, ChunkKind } from './types.js';
@@ -52,7 +52,6 @@ export class IndexStore {
 
   constructor(readonly path: string) {
     this.db = new Database(path);
-    sqliteVec.load(this.db);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
@@ -61,11 +60,27 @@ export class IndexStore {
     this.migrate();
     const dimensions = this.getMeta('vector_dimensions');
     this.vectorDimensions = dimensions ? Number(dimensions) : undefined;
+    if (this.vectorDimensions !== undefined) this.loadVectorExtension();
+  }
+
+  private vectorExtensionLoaded = false;
+
+  /**
+   * sqlite-vec, for the `vec0` table. Loaded only for an index that has vectors (or is given a
+   * model): a keyword search does not pay for resolving and loading the extension. Every use of
+   * `chunk_vectors` comes after this (the others are guarded by `vectorDimensions`).
+   */
+  private loadVectorExtension(): void {
+    if (this.vectorExtensionLoaded) return;
+    (createRequire(import.meta.url)('sqlite-vec') as typeof import('sqlite-vec')).load(this.db);
+    this.vectorExtensionLoaded = true;
   }
 
   private migrate(): void {
     const version = this.db.prepare(`select name from sqlite_master where name = 'meta'`).get() ? this.getMeta('schema_version') : undefined;
     if (version && version !== schemaVersion) {
+      // Dropping a vec0 table needs its module.
+      this.loadVectorExtension();
       // An index is a cache: a file from another schema is rebuilt, never migrated.
       this.db.exec('drop table if exists files; drop table if exists chunks; drop table if exists chunks_fts; drop table if exists embedding_cache; drop table if exists chunk_vectors; drop table if exists meta;');
     }
@@ -142,6 +157,7 @@ export class IndexStore {
   /** Make sure the vector table matches the model; a different model or size starts it over. */
   useEmbeddingModel(modelKey: string, dimensions: number): void {
     if (this.getMeta('embedding_model') === modelKey && this.vectorDimensions === dimensions) return;
+    this.loadVectorExtension();
     this.transaction(() => {
       this.db.exec('drop table if exists chunk_vectors');
       this.db.exec(`create virtual table chunk_vectors using vec0(embedding float[${Math.trunc(dimensions)}] distance_metric=cosine)`);
@@ -153,6 +169,7 @@ export class IndexStore {
 
   /** Forget all vectors (a new model whose size is only known after its first call). */
   dropVectors(): void {
+    this.loadVectorExtension();
     this.transaction(() => {
       this.db.exec('drop table if exists chunk_vectors');
       this.db.prepare("delete from meta where key in ('embedding_model', 'vector_dimensions')").run();
