@@ -1,4 +1,4 @@
-import { stemmer } from 'stemmer';
+import { stem } from './stem.js';
 import { codeTokens, identifierParts, isStopWord } from './tokenize.js';
 
 /**
@@ -19,16 +19,29 @@ const minimumAbbreviation = 3;
 
 export function queryWords(query: string): QueryWords {
   const words = [...new Set(codeTokens(query).flatMap((token) => (token.includes('_') ? identifierParts(token) : [token])))].filter((word) => !isStopWord(word));
-  return { stems: new Set(words.map((word) => stemmer(word))), words };
+  return { stems: new Set(words.map((word) => stem(word))), words };
 }
 
 /** 0..1: the share of the name's meaningful parts the query contains. */
+const partsCache = new Map<string, string[]>();
+
+/** A name's meaningful parts, memoised: the same names come back on every query. */
+export function nameParts(name: string): string[] {
+  let parts = partsCache.get(name);
+  if (!parts) {
+    parts = identifierParts(name).filter((part) => !isStopWord(part));
+    if (partsCache.size >= 50_000) partsCache.clear();
+    partsCache.set(name, parts);
+  }
+  return parts;
+}
+
 export function nameCoverage(name: string, query: QueryWords): number {
-  const parts = identifierParts(name).filter((part) => !isStopWord(part));
+  const parts = nameParts(name);
   if (parts.length === 0) return 0;
   let covered = 0;
   for (const part of parts) {
-    if (query.stems.has(stemmer(part))) covered += 1;
+    if (query.stems.has(stem(part))) covered += 1;
     // An abbreviation counts for less: `min` begins both "minutes" and "minimum".
     else if (part.length >= minimumAbbreviation && query.words.some((word) => word.length > part.length && word.startsWith(part))) covered += 0.5;
   }
@@ -101,7 +114,7 @@ export function rerankByNameCoverage(
       const stem = fileStem(path);
       // A one-word file name (`values.js`, `map.js`) is a word any query may use (ramda lost 0.01
       // file R@10 counting them, even at half weight): only names of two parts or more count.
-      coverage = identifierParts(stem).filter((part) => !isStopWord(part)).length >= 2 ? nameCoverage(stem, query) : 0;
+      coverage = nameParts(stem).length >= 2 ? nameCoverage(stem, query) : 0;
       fileNames.set(path, coverage);
     }
     return coverage;

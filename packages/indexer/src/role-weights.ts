@@ -1,4 +1,4 @@
-import { stemmer } from 'stemmer';
+import { stem } from './stem.js';
 import type { FileRole } from './file-role.js';
 import type { QueryWords } from './name-coverage.js';
 
@@ -29,7 +29,7 @@ const askedFor: Array<[string[], FileRole[]]> = [
   [['bench', 'benchmark', 'benchmarks', 'benchmarked'], ['benchmark']],
   [['generated', 'codegen'], ['generated']],
   [['vendor', 'vendored'], ['vendored']],
-].map(([words, roles]) => [(words ?? []).map((word) => stemmer(word)), roles] as [string[], FileRole[]]);
+].map(([words, roles]) => [(words ?? []).map((word) => stem(word)), roles] as [string[], FileRole[]]);
 
 /** The role weights for one query: a role the query asks for is not demoted. */
 export function roleWeightsFor(query: QueryWords): (role: FileRole) => number {

@@ -1,6 +1,6 @@
 import type { EmbeddingModelV1 } from '@cairn/core';
 import { embedValues, type RetryOptions } from './embed-chunks.js';
-import type { IndexStore } from './index-store.js';
+import type { ChunkNames, IndexStore } from './index-store.js';
 import { bestName, type QueryWords, queryWords, rerankByNameCoverage } from './name-coverage.js';
 import { reciprocalRankFusion } from './rank-fusion.js';
 import { roleWeightsFor } from './role-weights.js';
@@ -37,6 +37,22 @@ function mergeHits(...lists: Array<Array<{ id: number; score: number }>>): Array
   return [...byId.values()].sort((left, right) => left.score - right.score);
 }
 
+/**
+ * The top BM25 hits plus the top `sourcePool` among source files. The second query is skipped when
+ * the first already holds that many source hits (they are then the best source hits there are) or
+ * every match.
+ */
+function poolWithSource(store: IndexStore, match: string, candidates: number, pathPrefixes: string[]): { hits: Array<{ id: number; score: number }>; names: Map<number, ChunkNames> } {
+  const first = store.searchText(match, candidates, pathPrefixes);
+  const names = store.namesByIds(first.map((hit) => hit.id));
+  let sources = 0;
+  for (const chunk of names.values()) if (chunk.role === 'source') sources++;
+  if (sources >= sourcePool || first.length < candidates) return { hits: first, names };
+  const extra = store.searchText(match, sourcePool, pathPrefixes, true).filter((hit) => !names.has(hit.id));
+  for (const [id, chunk] of store.namesByIds(extra.map((hit) => hit.id))) names.set(id, chunk);
+  return { hits: mergeHits(first, extra), names };
+}
+
 interface Candidate {
   id: number;
   score: number;
@@ -59,8 +75,7 @@ export async function searchChunks(store: IndexStore, query: string, options: Se
   const candidates = Math.max(limit, rerankPool);
   const words = queryWords(query);
   const match = ftsQuery(query);
-  const bm25Hits = match ? mergeHits(store.searchText(match, candidates, options.pathPrefixes), store.searchText(match, sourcePool, options.pathPrefixes, true)) : [];
-  const names = store.namesByIds(bm25Hits.map((hit) => hit.id));
+  const { hits: bm25Hits, names } = match ? poolWithSource(store, match, candidates, options.pathPrefixes) : { hits: [], names: new Map<number, ChunkNames>() };
   const textHits = rerankByNameCoverage(bm25Hits, (id) => names.get(id)?.names, words, undefined, (id) => names.get(id)?.path);
   const vectorHits = await vectorCandidates(store, query, options, candidates);
   let ranked: Candidate[];
@@ -73,7 +88,8 @@ export async function searchChunks(store: IndexStore, query: string, options: Se
       return { id, score, ...(hit ? { bm25: hit.bm25, name: hit.name, ...(hit.label ? { label: hit.label } : {}) } : {}), ...(vector !== undefined ? { vector } : {}) };
     });
   } else ranked = textHits;
-  const roles = store.rolesByIds(ranked.map((item) => item.id));
+  const roles = new Map([...names].map(([id, chunk]) => [id, chunk.role]));
+  for (const [id, role] of store.rolesByIds(ranked.filter((item) => !roles.has(item.id)).map((item) => item.id))) roles.set(id, role);
   const roleWeight = roleWeightsFor(words);
   const demoted = ranked
     .map((item, order) => ({ item: { ...item, score: item.score * roleWeight(roles.get(item.id) ?? 'source') }, order }))

@@ -1,4 +1,4 @@
-import { stemmer } from 'stemmer';
+import { stem } from './stem.js';
 import type { QueryWords } from './name-coverage.js';
 import { codeTokens, identifierParts } from './tokenize.js';
 
@@ -11,12 +11,16 @@ export interface Snippet {
 const maxLineChars = 240;
 
 /** How many of the query's words a line holds (whole tokens or identifier parts, stemmed). */
-function lineScore(line: string, query: QueryWords): number {
+function lineScore(line: string, query: QueryWords, prefixes: string[]): number {
+  // Most lines hold none of the query's words: a substring test on the words' first letters skips
+  // tokenising and stemming them (a stem can differ from its word only after those letters).
+  const lower = line.toLowerCase();
+  if (!prefixes.some((prefix) => lower.includes(prefix))) return 0;
   const found = new Set<string>();
   for (const token of codeTokens(line, 200)) {
     for (const word of token.includes('_') ? identifierParts(token) : [token]) {
-      const stem = stemmer(word);
-      if (query.stems.has(stem)) found.add(stem);
+      const stemmed = stem(word);
+      if (query.stems.has(stemmed)) found.add(stemmed);
     }
   }
   return found.size;
@@ -29,7 +33,8 @@ function lineScore(line: string, query: QueryWords): number {
  */
 export function matchedSnippet(text: string, startLine: number, query: QueryWords, maxLines = 8, maxChars = 800): Snippet {
   const lines = text.split('\n');
-  const scores = lines.map((line) => (query.stems.size > 0 ? lineScore(line, query) : 0));
+  const prefixes = query.words.map((word) => word.slice(0, 3));
+  const scores = lines.map((line) => (query.stems.size > 0 ? lineScore(line, query, prefixes) : 0));
   let bestStart = 0;
   let bestScore = -1;
   let windowScore = 0;
