@@ -34,7 +34,7 @@ if (compared.length > 0) {
     const before = corpus.systems.baselineRef;
     const after = corpus.systems.shippedBm25SyntaxChunks;
     const { acceptance } = corpus;
-    const yes = (value) => (value === undefined ? 'n/a (no non-source files)' : value ? 'yes' : '**no**');
+    const yes = (value) => (value === undefined ? '— (no tests)' : value ? 'yes' : '**no**');
     console.log(row([corpus.id, corpus.queries, `${before.file.recallAt10} → ${after.file.recallAt10}`, `${before.file.mrr} → ${after.file.mrr}`, `${before.nonSourceShareTop10} → ${after.nonSourceShareTop10}`, yes(acceptance.noRegression), yes(acceptance.fileRecallAt10RisesBy003), yes(acceptance.nonSourceShareFallsByAThird)]));
   }
 }
