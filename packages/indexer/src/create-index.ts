@@ -262,6 +262,7 @@ class WorkspaceIndex implements CodebaseIndex {
       pathPrefixes: filters,
       ...(model ? { embeddingModel: model } : {}),
       ...(searchOptions.abortSignal ? { abortSignal: searchOptions.abortSignal } : {}),
+      ...(searchOptions.onEmbeddingError ? { onEmbeddingError: searchOptions.onEmbeddingError } : {}),
       ...(this.options.embeddingRetry ? { retry: this.options.embeddingRetry } : {}),
     });
   }

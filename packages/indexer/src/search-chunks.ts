@@ -1,5 +1,5 @@
 import type { EmbeddingModelV1 } from '@cairn/core';
-import { embedValues, type RetryOptions } from './embed-chunks.js';
+import { embedQuery, type RetryOptions } from './embed-chunks.js';
 import type { ChunkNames, IndexStore } from './index-store.js';
 import { bestName, type QueryWords, queryWords, rerankByNameCoverage } from './name-coverage.js';
 import { reciprocalRankFusion } from './rank-fusion.js';
@@ -15,6 +15,8 @@ export interface SearchChunksOptions {
   /** Set when the store holds vectors of this model. */
   embeddingModel?: EmbeddingModelV1;
   abortSignal?: AbortSignal;
+  /** Told why the query could not be embedded; the results are then keyword results only. */
+  onEmbeddingError?: (message: string) => void;
   retry?: RetryOptions;
 }
 
@@ -100,11 +102,15 @@ export async function searchChunks(store: IndexStore, query: string, options: Se
 
 async function vectorCandidates(store: IndexStore, query: string, options: SearchChunksOptions, candidates: number): Promise<Array<{ id: number; distance: number }> | undefined> {
   if (!options.embeddingModel || !query.trim()) return undefined;
-  const [vector] = await embedValues(options.embeddingModel, [query], {
+  // An embedding server that is down costs the vectors, never the search: keyword results still answer.
+  const { vector, error } = await embedQuery(options.embeddingModel, query, {
     ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
     ...(options.retry ? { retry: options.retry } : {}),
   });
-  if (!vector) return undefined;
+  if (!vector) {
+    options.onEmbeddingError?.(error ?? 'no vector for the query');
+    return undefined;
+  }
   // vec0 has no path filter: over-fetch, then keep the chunks inside the target folders.
   const filtered = options.pathPrefixes.length > 0;
   const hits = store.searchVectors(vector, filtered ? 500 : candidates);

@@ -57,6 +57,11 @@ export interface SearchOptions {
   /** Workspace-relative folders (or files) to search in; empty = everywhere. */
   targetDirectories?: string[];
   abortSignal?: AbortSignal;
+  /**
+   * Called when the query could not be embedded (the embedding server is down, say): the search
+   * still answers, from keywords only, and this says why vectors were left out.
+   */
+  onEmbeddingError?: (message: string) => void;
 }
 
 export interface SyncOptions {

@@ -86,6 +86,12 @@ describe('embeddings end to end', () => {
       // One batch of 256 was answered and committed; the retry of the second failed too.
       expect([failed.embedded, failed.embeddingPending, (await index.stats()).vectors, server.requests]).toEqual([256, 44, 256, 3]);
       expect((await index.search(wordOf(73), { limit: 3 }))[0]?.symbol).toBe(wordOf(73));
+      // With the server down for every request, search still answers from keywords and says why.
+      server.setFailures(() => ({ status: 503 }));
+      const errors: string[] = [];
+      const outage = await index.search(wordOf(74), { limit: 3, onEmbeddingError: (message) => errors.push(message) });
+      expect([outage[0]?.symbol, outage[0]?.scoreParts?.vector]).toEqual([wordOf(74), undefined]);
+      expect(errors).toEqual([expect.stringMatching(/503/)]);
 
       server.setFailures(undefined);
       server.resetCounts();

@@ -35,7 +35,8 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
       ...(options.embeddingModel ? { embeddingModel: options.embeddingModel } : {}),
     });
     await index.sync();
-    const results = await index.search(query, { limit: Math.max(1, options.limit) });
+    const onEmbeddingError = (message: string) => options.stderr.write(`Search by meaning is unavailable, these are keyword results: ${message}\n`);
+    const results = await index.search(query, { limit: Math.max(1, options.limit), onEmbeddingError });
     if (options.json) {
       const rows = results.map(({ path, startLine, endLine, score, symbol, kind, role, snippet, snippetLine, scoreParts }) => ({
         path, startLine, endLine, score, ...(symbol ? { symbol } : {}), ...(kind ? { kind } : {}), ...(role ? { role } : {}),

@@ -140,11 +140,15 @@ export function createCodebaseSearchTool(options: CodebaseSearchToolOptions = {}
           });
         await entry.syncing;
       }
-      const embeddingNotice = embeddingNoticeOf(configured.error, entry.embeddingError);
       const limit = typeof context.settings?.limit === 'number' ? context.settings.limit : (options.limit ?? 10);
-      const results = (await index.search(input.query, { limit: limit * 2, targetDirectories: directories, abortSignal: context.signal }))
+      let queryError: string | undefined;
+      const onEmbeddingError = (message: string) => {
+        queryError = message;
+      };
+      const results = (await index.search(input.query, { limit: limit * 2, targetDirectories: directories, abortSignal: context.signal, onEmbeddingError }))
         .filter((result) => !context.isPathDenied(`${context.cwd}/${result.path}`, 'read'))
         .slice(0, limit);
+      const embeddingNotice = embeddingNoticeOf(configured.error ?? queryError, entry.embeddingError);
       if (results.length === 0) return withNotice({ content: [{ type: 'text', text: 'No matching code found. Try other words, an identifier, or grep for exact text.' }] }, embeddingNotice);
       const text = results.map(formatResult).join('\n\n');
       return withNotice({
