@@ -62,10 +62,31 @@ function targetsTable(results) {
   }
   const evaluation = find('indexer-retrieval-eval')[0];
   for (const corpus of evaluation?.corpora ?? []) {
-    const { plainBm25LineWindows40: plain, shippedBm25SyntaxChunks: shipped, shippedBm25LineWindows: lines } = corpus.systems;
+    const { shippedBm25SyntaxChunks: shipped, shippedBm25LineWindows: lines, baselineRef: before } = corpus.systems;
     const name = corpus.corpus.name.split(' (')[0] + (corpus.corpus.name.includes('whole') ? ' (whole package)' : '');
-    add(`file recall@10 vs plain BM25, ${name}`, '>= 5x', `${corpus.acceptance.fileRecallAt10Ratio}x (${plain.file.recallAt10} -> ${shipped.file.recallAt10})${corpus.acceptance.quintupleReachable ? '' : ', 5x above recall 1'}`, corpus.acceptance.quintuplesBaseline);
-    add(`chunk recall@10, tree-sitter vs line windows, ${name}`, 'higher', `${shipped.chunk.recallAt10} vs ${lines.chunk.recallAt10}`, corpus.acceptance.syntaxBeatsLinesAtChunkLevel);
+    const { acceptance } = corpus;
+    if (before) {
+      add(`file R@10 / MRR vs main (${before.ref}), ${name}`, '>= main', `${before.file.recallAt10} -> ${shipped.file.recallAt10} / ${before.file.mrr} -> ${shipped.file.mrr}`, acceptance.noRegression);
+      if (acceptance.fileRecallAt10RisesBy003 !== undefined) {
+        add(`file R@10 rise on a corpus with tests, ${name}`, '>= +0.03', `${acceptance.fileRecallAt10Delta >= 0 ? '+' : ''}${acceptance.fileRecallAt10Delta}`, acceptance.fileRecallAt10RisesBy003);
+        add(`non-source share of the top 10, ${name}`, 'down by a third', `${before.nonSourceShareTop10} -> ${shipped.nonSourceShareTop10}`, acceptance.nonSourceShareFallsByAThird);
+      }
+    }
+    if (lines) add(`chunk recall@10, tree-sitter vs line windows, ${name}`, 'higher', `${shipped.chunk.recallAt10} vs ${lines.chunk.recallAt10}`, acceptance.syntaxBeatsLinesAtChunkLevel);
+  }
+  const searchProcess = find('cairn-search-process')[0];
+  if (searchProcess) {
+    add('one `cairn search` process, indexed unchanged tree', '<= 300 ms', `${searchProcess.cairnSearchMs} ms (node -e 0 ${searchProcess.nodeNoopMs} ms, cairn --help ${searchProcess.cliHelpMs} ms)`, searchProcess.met);
+  }
+  const vectors = find('vector-search')[0];
+  if (vectors) add(`hybrid search p50 on a vector index (${vectors.tree?.lines ?? '?'} lines)`, '< 30 ms', `${vectors.inProcess.hybrid.p50Ms} ms (keywords only ${vectors.inProcess.keywordOnly?.p50Ms ?? '?'} ms)`, vectors.met);
+  for (const pattern of find('grep-vs-ripgrep')[0]?.patterns ?? []) {
+    add(`grep tool vs \`rg -n\`, pattern ${JSON.stringify(pattern.pattern)}`, '<= 1.2x', `${pattern.ratioToRg}x (${pattern.grepToolMs} vs ${pattern.rgMs} ms)`, pattern.met);
+  }
+  const diagnostics = find('diagnostics')[0];
+  if (diagnostics) {
+    add('diagnostics after an edit: first (cold / warm), per edit p50', '', `${diagnostics.coldFirstDiagnosticsMs.median} / ${diagnostics.warmFirstDiagnosticsMs} ms, ${diagnostics.perEditMs.p50} ms (one tsc --noEmit ${diagnostics.baseline.tscNoEmitMs} ms)`, true);
+    add('language server memory (warm / after edits)', '', `${diagnostics.serverRssMiB.warm} / ${diagnostics.serverRssMiB.afterEdits} MiB`, true);
   }
   const cache = find('cache-stability');
   for (const scenario of cache) {
