@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenLocally } from './local-http-server.js';
 import { geminiErrorBody } from './fake-gemini-server.js';
 import { hashedEmbedding } from './hashed-embedding.js';
 
@@ -92,7 +92,6 @@ export async function startFakeEmbeddingServer(options: FakeEmbeddingServerOptio
   let requests = 0;
   const inputs: string[] = [];
   const received: FakeEmbeddingServer['received'] = [];
-  const sockets = new Set<Socket>();
   const embed = (text: string, dimensions = defaultDimensions) => hashedEmbedding(text, { dimensions, ...(options.concepts ? { concepts: options.concepts } : {}) });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -125,20 +124,9 @@ export async function startFakeEmbeddingServer(options: FakeEmbeddingServerOptio
     });
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { error: { message: `fake embedding server failed: ${String(error)}` } });
-      else response.destroy();
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenLocally(handle, (response, error) => sendJson(response, 500, { error: { message: `fake embedding server failed: ${String(error)}` } }));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.origin,
     get requests() {
       return requests;
     },
@@ -153,10 +141,6 @@ export async function startFakeEmbeddingServer(options: FakeEmbeddingServerOptio
       received.length = 0;
     },
     embed,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: () => listening.close(),
   };
 }

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenLocally } from './local-http-server.js';
 import { cutPosition, type FakeFailures, writeMaybeCut } from './fake-server-core.js';
 
 export interface FailureProxy {
@@ -26,7 +26,6 @@ export async function startFailureProxy(
   const upstream = new URL(upstreamUrl);
   const requests: Array<Record<string, any>> = [];
   const received: FailureProxy['received'] = [];
-  const sockets = new Set<Socket>();
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
@@ -54,28 +53,14 @@ export async function startFailureProxy(
     await writeMaybeCut(response, answer.status, forwarded, bytes, cutPosition(bytes, failure), options.chunkSize);
   }
 
-  const server: Server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) {
-        response.writeHead(502, { 'content-type': 'text/plain' });
-        response.end(`failure proxy: ${String(error)}`);
-      } else response.destroy();
-    });
+  const listening = await listenLocally(handle, (response, error) => {
+    response.writeHead(502, { 'content-type': 'text/plain' });
+    response.end(`failure proxy: ${String(error)}`);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}${upstream.pathname.replace(/\/$/, '')}`,
+    url: `${listening.origin}${upstream.pathname.replace(/\/$/, '')}`,
     requests,
     received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: () => listening.close(),
   };
 }

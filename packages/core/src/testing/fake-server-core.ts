@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenLocally } from './local-http-server.js';
 
 /** One scripted model answer: reasoning (thinking), text and/or parallel tool calls. */
 export interface FakeModelTurn {
@@ -67,7 +67,6 @@ export async function startFakeServer(wire: FakeWire, options: FakeServerOptions
   const requests: Array<Record<string, any>> = [];
   const received: FakeProviderServer['received'] = [];
   const problems: string[] = [];
-  const sockets = new Set<Socket>();
   let turnIndex = 0;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -102,28 +101,13 @@ export async function startFakeServer(wire: FakeWire, options: FakeServerOptions
     await writeMaybeCut(response, 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...(failure?.headers ?? {}) }, sse, cut, options.chunkSize);
   }
 
-  const server: Server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { error: { message: `fake server failed: ${String(error)}` } });
-      else response.destroy();
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenLocally(handle, (response, error) => sendJson(response, 500, { error: { message: `fake server failed: ${String(error)}` } }));
   return {
-    url: `http://127.0.0.1:${port}${urlSuffix}`,
+    url: `${listening.origin}${urlSuffix}`,
     requests,
     received,
     problems,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: () => listening.close(),
   };
 }
 
