@@ -1,10 +1,10 @@
 import { mkdir, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProviderError } from '@cairn/core';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createIndex } from '../src/index.js';
-import type { CodebaseIndex, IndexProgress } from '../src/index.js';
-import { hashedBagOfWordsModel, tempWorkspace } from './helpers.js';
+import type { IndexProgress } from '../src/index.js';
+import { closeAfterEach, hashedBagOfWordsModel, tempWorkspace } from './helpers.js';
 
 const files = {
   'src/auth/login.ts': 'export function validateUserPassword(user: string, password: string) {\n  return hashPassword(password) === lookupHash(user);\n}\n',
@@ -14,12 +14,7 @@ const files = {
   'README.md': 'Demo project.\n',
 };
 
-const cleanups: Array<() => Promise<void>> = [];
-const indexes: CodebaseIndex[] = [];
-afterEach(async () => {
-  for (const index of indexes.splice(0)) index.close();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const { indexes, cleanups } = closeAfterEach();
 
 async function setUp(extra: Record<string, string> = {}, options: Partial<Parameters<typeof createIndex>[0]> = {}) {
   const workspace = await tempWorkspace({ ...files, ...extra });

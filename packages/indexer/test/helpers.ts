@@ -2,7 +2,20 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { EmbeddingModelV1 } from '@cairn/core';
+import { afterEach } from 'vitest';
+import type { CodebaseIndex } from '../src/index.js';
 import { codeTokens } from '../src/tokenize.js';
+
+/** Lists a test file fills with its indexes and workspace removals: after each test, the indexes are closed, then the workspaces removed. */
+export function closeAfterEach(): { indexes: CodebaseIndex[]; cleanups: Array<() => Promise<void>> } {
+  const indexes: CodebaseIndex[] = [];
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const index of indexes.splice(0)) index.close();
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+  return { indexes, cleanups };
+}
 
 /** A temp workspace and a temp CAIRN_HOME, removed by `cleanup`. */
 export async function tempWorkspace(files: Record<string, string>): Promise<{ root: string; home: string; write(path: string, text: string): Promise<void>; cleanup(): Promise<void> }> {

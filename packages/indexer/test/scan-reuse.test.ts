@@ -1,11 +1,11 @@
 import { readdirSync, utimesSync } from 'node:fs';
 import { appendFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createIndex } from '../src/index.js';
 import type { CodebaseIndex } from '../src/index.js';
 import { scanWorkspace } from '../src/scan-workspace.js';
-import { tempWorkspace } from './helpers.js';
+import { closeAfterEach, tempWorkspace } from './helpers.js';
 
 // A sync reuses the listing of every folder whose mtime did not change and answers "unchanged"
 // without touching the files table when every file is as the last sync left it. These tests make
@@ -18,12 +18,7 @@ const files = {
   'README.md': 'Demo project.\n',
 };
 
-const cleanups: Array<() => Promise<void>> = [];
-const indexes: CodebaseIndex[] = [];
-afterEach(async () => {
-  for (const index of indexes.splice(0)) index.close();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const { indexes, cleanups } = closeAfterEach();
 
 /** Move every folder's mtime an hour back, out of the window in which a folder is not trusted. */
 function ageFolders(root: string): void {

@@ -1,14 +1,13 @@
 import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createIndex } from '../src/index.js';
-import type { CodebaseIndex } from '../src/index.js';
 import { IndexStore } from '../src/index-store.js';
 import { readScanState, stateListings, writeScanState } from '../src/scan-state.js';
 import { type FolderListing, scanWorkspace } from '../src/scan-workspace.js';
 import { treeMatchesState } from '../src/tree-check.js';
-import { tempWorkspace } from './helpers.js';
+import { closeAfterEach, tempWorkspace } from './helpers.js';
 
 // The unchanged-tree check that every `cairn search` runs before it answers: one stat per folder and
 // file against the scan state. These tests make each kind of change and check that it is seen.
@@ -23,12 +22,7 @@ const files = {
 };
 const limits = { maxFileBytes: 4096, maxFiles: 1000 };
 
-const cleanups: Array<() => Promise<void>> = [];
-const indexes: CodebaseIndex[] = [];
-afterEach(async () => {
-  for (const index of indexes.splice(0)) index.close();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const { indexes, cleanups } = closeAfterEach();
 
 /** Move every folder's and file's mtime an hour back, out of the window in which they are not trusted. */
 function ageTree(root: string): void {
