@@ -6,11 +6,13 @@ import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createToolContext } from '../test/tool-context.js';
 
 // Modules swapped for pass-throughs that note when they are imported: read_lints' body, the
-// process runner, and child_process, which importing the pack must not load.
+// process runner, child_process and the language-server pool (with its LSP client libraries),
+// which importing the pack must not load.
 const watched = {
   './read-lints-execute.js': 'read_lints body',
   './run-command.js': 'process runner',
   'node:child_process': 'child_process',
+  './diagnostics/server-pool.js': 'language server pool',
 } as const;
 const loaded: string[] = [];
 
@@ -52,5 +54,16 @@ describe('@cairn/tools-lints loads its linter runners on first use', () => {
     );
     expect(result).toMatchObject({ exitCode: 0, stdout: 'ran\n', timedOut: false });
     expect(loaded).toEqual(expect.arrayContaining(['process runner', 'child_process']));
+  });
+
+  it('an edit-diagnostics session that never needed a server closes without loading the server pool', async () => {
+    const { editDiagnosticsProvider } = await import('./index.js');
+    const workspace = await realpath(await mkdtemp(join(tmpdir(), 'cairn-lints-lazy-')));
+    onTestFinished(() => rm(workspace, { recursive: true, force: true }));
+    // No tsconfig.json: nothing starts a server when the session opens.
+    const session = editDiagnosticsProvider.open({ cwd: workspace, agentId: 'a', settings: {}, env: {} });
+    expect(session).toBeDefined();
+    await session?.close();
+    expect(loaded).toEqual([]);
   });
 });

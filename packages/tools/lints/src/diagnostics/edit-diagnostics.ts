@@ -57,6 +57,8 @@ class EditDiagnosticsSession implements EditFeedbackSession {
     this.closed = true;
     const held = [...this.held.values()];
     this.held.clear();
+    // A session that never needed a server must not load the client (the LSP libraries) to close.
+    if (held.length === 0) return;
     const { releaseServer } = await pool();
     await Promise.all(held.map(async (entry) => releaseServer(await entry).catch(() => undefined)));
   }
