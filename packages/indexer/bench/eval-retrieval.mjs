@@ -181,16 +181,23 @@ function score(queries, resultLists, roles) {
   };
 }
 
-/** Debugging aid (`--misses shipped`): file-level misses (top 10) on stderr, with the top 3. */
-function printMisses(label, queries, resultLists) {
+/**
+ * Debugging aid (`--misses shipped`): file-level misses (top 10) on stderr: the file rank of the
+ * best answer (-1 = not in the top 50 chunks), the answer files (up to four, with the judged role),
+ * the query, and the top 3 results with their score parts.
+ */
+function printMisses(label, queries, resultLists, roles) {
   resultLists.forEach((results, index) => {
     const { targets, query, name } = queries[index];
     const files = [...new Set(results.map((result) => result.path))];
     const answers = new Set(targets.map((target) => target.path));
     const rank = files.findIndex((path) => answers.has(path));
     if (rank >= 0 && rank < 10) return;
-    const top = results.slice(0, 3).map((result) => `${result.path}:${result.startLine}-${result.endLine} ${result.symbol ?? ''}`);
-    console.error(`[${label}] ${rank} ${targets[0].path} ${name} | ${query.slice(0, 80)} | ${top.join(' ; ')}`);
+    const parts = (result) => (result.scoreParts ? ` (${result.scoreParts.bm25}/${result.scoreParts.name} ${result.role ?? ''})` : '');
+    const top = results.slice(0, 3).map((result) => `${result.path}:${result.startLine}-${result.endLine} ${result.symbol ?? ''}${parts(result)}`);
+    const shown = targets.slice(0, 4).map((target) => `${target.path} [${roles.get(target.path) ?? 'source'}]`);
+    const more = targets.length > 4 ? ` +${targets.length - 4}` : '';
+    console.error(`[${label}] ${rank} ${name} | ${query.slice(0, 120)}\n    answers: ${shown.join(', ')}${more}\n    top: ${top.join(' ; ')}`);
   });
 }
 
@@ -205,7 +212,7 @@ async function runIndex(createIndexFn, label, prepared, indexOptions) {
     const started = performance.now();
     for (const item of queries) results.push(await index.search(item.query, { limit: 50 }));
     const msPerQuery = round((performance.now() - started) / Math.max(queries.length, 1));
-    if (options.misses === label) printMisses(label, queries, results);
+    if (options.misses === label) printMisses(label, queries, results, roles);
     return { chunks, msPerQuery, ...score(queries, results, roles) };
   } finally {
     index.close();
@@ -303,7 +310,10 @@ async function indexerAtRef(ref) {
     execFileSync('tar', ['-xf', archive, '-C', dir]);
     const { build } = await import('tsup');
     const external = [/^@cairn\//, ...Object.keys(JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).dependencies)];
-    await build({ entry: { index: join(dir, 'packages/indexer/src/index.ts') }, outDir: join(dir, 'dist'), format: ['esm'], target: 'node20', dts: false, sourcemap: false, silent: true, config: false, external });
+    const src = join(dir, 'packages/indexer/src');
+    // Refs with parse workers (after 12b9f29) load dist/chunk-worker.js beside the entry.
+    const entry = { index: join(src, 'index.ts'), ...(existsSync(join(src, 'chunk-worker.ts')) ? { 'chunk-worker': join(src, 'chunk-worker.ts') } : {}) };
+    await build({ entry, outDir: join(dir, 'dist'), format: ['esm'], target: 'node20', dts: false, sourcemap: false, silent: true, config: false, external });
   }
   return import(pathToFileURL(entry).href);
 }

@@ -1,3 +1,4 @@
+import { fileMentions, fileNameCoverage } from './file-name-coverage.js';
 import { stem } from './stem.js';
 import { codeTokens, identifierParts, isStopWord } from './tokenize.js';
 
@@ -13,13 +14,15 @@ export interface QueryWords {
   stems: Set<string>;
   /** The lowercase words themselves, for abbreviation (prefix) matches. */
   words: string[];
+  /** Words written as file names (`stores.md`, `README`), as written: file-name-coverage.ts. */
+  fileNames: Set<string>;
 }
 
 const minimumAbbreviation = 3;
 
 export function queryWords(query: string): QueryWords {
   const words = [...new Set(codeTokens(query).flatMap((token) => (token.includes('_') ? identifierParts(token) : [token])))].filter((word) => !isStopWord(word));
-  return { stems: new Set(words.map((word) => stem(word))), words };
+  return { stems: new Set(words.map((word) => stem(word))), words, fileNames: fileMentions(query) };
 }
 
 /** 0..1: the share of the name's meaningful parts the query contains. */
@@ -72,13 +75,6 @@ export const secondaryNameWeight = 0.3;
 // A file named by the query (`run-tool-calls.ts` for "run-tool-calls: plain ToolDefinition type"):
 // +0.02 file R@10 on this repository's history, +0.02 on date-fns; 0.5 lost on zod and fastify.
 const fileNameWeight = 0.25;
-/** The file name without its extensions, `index` files by their folder (`tools/fs/index.ts` -> `fs`). */
-function fileStem(path: string): string {
-  const segments = path.split('/');
-  const stem = (segments.at(-1) ?? '').replace(/\..*$/, '');
-  return /^(index|mod|main|__init__|lib)$/i.test(stem) && segments.length > 1 ? (segments.at(-2) ?? stem) : stem;
-}
-
 /**
  * The name among a chunk's defined names (its main name first) that the query spells out best,
  * secondary names weighted by `secondaryNameWeight`.
@@ -107,14 +103,11 @@ export function rerankByNameCoverage(
   const best = Math.max(...hits.map((hit) => -hit.score), Number.EPSILON);
   const scoreNames = query.words.length > 0;
   const fileNames = new Map<string, number>();
-  const fileNameCoverage = (path: string | undefined) => {
+  const fileCoverage = (path: string | undefined) => {
     if (!path || !scoreNames) return 0;
     let coverage = fileNames.get(path);
     if (coverage === undefined) {
-      const stem = fileStem(path);
-      // A one-word file name (`values.js`, `map.js`) is a word any query may use (ramda lost 0.01
-      // file R@10 counting them, even at half weight): only names of two parts or more count.
-      coverage = nameParts(stem).length >= 2 ? nameCoverage(stem, query) : 0;
+      coverage = fileNameCoverage(path, query);
       fileNames.set(path, coverage);
     }
     return coverage;
@@ -123,7 +116,7 @@ export function rerankByNameCoverage(
     .map((hit, order) => {
       const bm25 = -hit.score / best;
       const matched = scoreNames ? bestName(namesOf(hit.id) ?? [], query) : { coverage: 0 };
-      const file = fileNameCoverage(pathOf(hit.id));
+      const file = fileCoverage(pathOf(hit.id));
       const ranked: RankedHit & { order: number } = { id: hit.id, order, score: bm25 + weight * matched.coverage + fileNameWeight * file, bm25, name: matched.coverage };
       if (matched.name) ranked.label = matched.name;
       return ranked;
