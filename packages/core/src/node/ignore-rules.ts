@@ -19,6 +19,7 @@ export const ignoreFileNames = ['.gitignore', '.ignore', '.cairnignore', '.curso
  */
 export class IgnoreRules {
   private readonly matchers = new Map<string, Ignore | null>();
+  private readonly loading = new Map<string, Promise<void>>();
 
   private constructor(
     readonly root: string,
@@ -33,22 +34,30 @@ export class IgnoreRules {
   }
 
   /** Read the ignore files of one folder (relative posix path, '' = root). Idempotent. */
-  async loadDirectory(relativeDirectory: string): Promise<void> {
-    if (this.matchers.has(relativeDirectory)) return;
+  loadDirectory(relativeDirectory: string): Promise<void> {
+    // Callers that judge many paths at once ask for the same folder together: one read serves them.
+    let loading = this.loading.get(relativeDirectory);
+    if (!loading) {
+      loading = this.readDirectory(relativeDirectory);
+      this.loading.set(relativeDirectory, loading);
+    }
+    return loading;
+  }
+
+  private async readDirectory(relativeDirectory: string): Promise<void> {
+    // The files are read together (most are missing: one failed open each), added in their order.
+    const texts = await Promise.all(ignoreFileNames.map((name) => readFile(join(this.root, relativeDirectory, name), 'utf8').catch(() => undefined)));
     const matcher = loadIgnore()({ allowRelativePaths: true });
     let any = false;
     if (relativeDirectory === '' && this.extraPatterns.length > 0) {
       matcher.add(this.extraPatterns);
       any = true;
     }
-    for (const name of ignoreFileNames) {
-      try {
-        const text = await readFile(join(this.root, relativeDirectory, name), 'utf8');
-        matcher.add(text);
-        any = true;
-      } catch {
-        // missing or unreadable ignore file: nothing to add
-      }
+    for (const text of texts) {
+      // A missing or unreadable ignore file adds nothing.
+      if (text === undefined) continue;
+      matcher.add(text);
+      any = true;
     }
     this.matchers.set(relativeDirectory, any ? matcher : null);
   }

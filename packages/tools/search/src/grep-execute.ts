@@ -109,26 +109,40 @@ async function openTargetFolder(entry: BeneathEntry, target: string): Promise<Co
  * file given explicitly is searched even when ignored, as rg does.
  */
 async function filterRipgrepEntries(scope: SearchScope, found: GrepEntry[], wanted: number): Promise<GrepEntry[]> {
-  const verdicts = new Map<string, boolean>();
+  const verdicts = new Map<string, Promise<boolean>>();
+  const judge = (path: string) => {
+    let verdict = verdicts.get(path);
+    if (!verdict) {
+      verdict = isShown(scope, path);
+      verdicts.set(path, verdict);
+    }
+    return verdict;
+  };
   const entries: GrepEntry[] = [];
   let results = 0;
-  for (const entry of found) {
-    if (results >= wanted) break;
-    if (entry.type === 'separator') {
-      entries.push(entry);
-      continue;
-    }
-    let allowed = verdicts.get(entry.path);
-    if (allowed === undefined) {
-      allowed = !scope.isDenied(entry.path) && (scope.targetIsFile || !(await ignoredByRules(scope.rules, entry.path))) && (await readableLink(scope.root, entry.path));
-      verdicts.set(entry.path, allowed);
-    }
-    if (allowed) {
-      entries.push(entry);
-      results++;
+  for (let start = 0; start < found.length && results < wanted; start += verdictBatch) {
+    // The files of a batch are judged together (their ignore files read at once), in output order after.
+    const batch = found.slice(start, start + verdictBatch);
+    const allowed = await Promise.all(batch.map((entry) => (entry.type === 'separator' ? true : judge(entry.path))));
+    for (const [index, entry] of batch.entries()) {
+      if (results >= wanted) break;
+      if (entry.type === 'separator') entries.push(entry);
+      else if (allowed[index]) {
+        entries.push(entry);
+        results++;
+      }
     }
   }
   return entries;
+}
+
+/** How many of rg's entries are judged at once: enough to overlap the reads, few past the cap. */
+const verdictBatch = 256;
+
+function isShown(scope: SearchScope, path: string): Promise<boolean> {
+  if (scope.isDenied(path)) return Promise.resolve(false);
+  const ignored = scope.targetIsFile ? Promise.resolve(false) : ignoredByRules(scope.rules, path);
+  return Promise.all([ignored, readableLink(scope.root, path)]).then(([isIgnored, readable]) => !isIgnored && readable);
 }
 
 /**
@@ -156,7 +170,7 @@ function render(context: ToolExecutionContext, plan: GrepPlan, entries: GrepEntr
 
 async function ignoredByRules(rules: IgnoreRules, relativePath: string): Promise<boolean> {
   const segments = relativePath.split('/');
-  for (let depth = 0; depth < segments.length; depth++) await rules.loadDirectory(segments.slice(0, depth).join('/'));
+  await Promise.all(segments.map((_, depth) => rules.loadDirectory(segments.slice(0, depth).join('/'))));
   return rules.ignores(relativePath, false);
 }
 
