@@ -1,6 +1,6 @@
 // What one runtime step costs the SQLite store: the write calls (each is one transaction) by
 // method, and the bytes of write-ahead log per step (`commitCheckpoint` is a checkpoint save's
-// blobs and agent row together). A scripted zero-latency model calls a trivial tool every step.
+// blobs and agent row together, `commitStep` that and the run's waiting events). A scripted zero-latency model calls a trivial tool every step.
 // A second connection holds a read transaction open for the whole run, so SQLite cannot
 // checkpoint and restart the WAL: the file's size is then every page the steps wrote.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -24,7 +24,7 @@ function openReader() {
   return createRequire(from)('better-sqlite3');
 }
 const writeMethods = {
-  store: ['commitCheckpoint'],
+  store: ['commitCheckpoint', 'commitStep'],
   agents: ['put', 'update', 'delete', 'acquireLease', 'renewLease', 'releaseLease'],
   checkpoints: ['putBlob', 'putBlobs'],
   runs: ['create', 'update'],
@@ -51,6 +51,7 @@ function countWrites(store, walSize) {
       target[method] = (...args) => {
         counts[name] = (counts[name] ?? 0) + 1;
         if (part === 'runEvents') events += args[1].length;
+        if (method === 'commitStep') events += args[0].events.length;
         const before = walSize();
         const started = performance.now();
         const result = original.apply(target, args);

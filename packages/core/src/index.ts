@@ -40,7 +40,7 @@ export { costOf } from './runtime/cost.js';
 export { imageMediaTypeOfBytes } from './runtime/image-data.js';
 export { buildSystemPrompt, type SystemPromptInput, systemReminder } from './context/system-prompt.js';
 export { baseSystemBlocks } from './context/prompt-blocks.js';
-export { calledOnOtherParts, commitCheckpointInParts, type ComposeStoreParts, compareListKeys, composeStore, createMemoryStore, decodeListCursor, encodeListCursor, hashBlob, isBlobHash, type ListSortKey, normalizeListLimit } from './store/index.js';
+export { calledOnOtherParts, commitCheckpointInParts, commitStepInParts, type ComposeStoreParts, stepCalledOnOtherParts, compareListKeys, composeStore, createMemoryStore, decodeListCursor, encodeListCursor, hashBlob, isBlobHash, type ListSortKey, normalizeListLimit } from './store/index.js';
 export { assertAgentStore, type ComposeLocalAgentStoreParts, composeLocalAgentStore } from './store/index.js';
 // The error codes every store backend reports (the conformance suite checks them): one wording for all.
 export { alreadyExistsError, invalidArgumentError, notFoundError } from './store/index.js';

@@ -114,6 +114,8 @@ export interface RunMachineContext {
   /** The state a cancel interrupted, so the conversation is closed correctly. */
   interruptedIn?: RunMachineStateName;
   resume?: RunResumePoint;
+  /** The current turn's tool calls are the saved conversation's (a resume at them): checking saves nothing first. */
+  callsSaved?: boolean;
 }
 
 export type RunMachineEvent =
@@ -140,6 +142,22 @@ export interface RunMachineOutput {
   error?: { message: string; code: string };
 }
 
+/**
+ * `prepareStep`: the step's request is assembled and, unless it needs compacting first, saved as
+ * the step's checkpoint before the actor resolves (the save honours the actor's signal).
+ */
+export interface PrepareStepInput {
+  step: number;
+  mode: string;
+  messages: ModelMessage[];
+}
+
+/** `compact`: the conversation is compacted, then saved as the step's checkpoint. */
+export interface CompactInput {
+  mode: string;
+  messages: ModelMessage[];
+}
+
 export interface PreparedStep {
   messages: ModelMessage[];
   stepReminder?: string;
@@ -158,6 +176,11 @@ export interface CheckToolCallsInput {
   step: number;
   mode: string;
   turn: TurnState;
+  /**
+   * The conversation with this turn's tool calls, saved before they are checked: a process that
+   * stops mid-tool leaves calls a resume can answer. Absent when they are saved already (a resume).
+   */
+  save?: ModelMessage[];
 }
 
 export interface CheckToolCallsOutput {

@@ -36,8 +36,8 @@ interface Script {
   /** What executeTools sends besides results, per step. */
   toolEvents?: (step: number) => RunMachineEvent[];
   invalid?: boolean;
-  /** The state whose actor never finishes (to cancel there). */
-  hangIn?: 'preparing' | 'saving' | 'compacting' | 'sampling' | 'checking' | 'acting';
+  /** The state whose actor never finishes (to cancel there); `saving`: the step's save in preparing, `savingCalls`: the calls' save in acting. */
+  hangIn?: 'preparing' | 'saving' | 'compacting' | 'sampling' | 'savingCalls' | 'checking' | 'acting';
   /** The stop hooks' answer when the run would finish (with `stopHook: true` in the input). */
   stop?: (input: StopHookInput) => StopHookOutput;
 }
@@ -48,17 +48,29 @@ function start(script: Script, input: Partial<RunMachineInput> = {}) {
   const stopped: string[] = [];
   const stops: StopHookInput[] = [];
   const hang = script.hangIn;
+  // The actors that save a checkpoint (the step's, the calls', the wait's) record it here, or hang in it.
+  const save = async (saved: { messages: ModelMessage[]; mode: string }, signal: AbortSignal, hangs: boolean) => {
+    if (hangs) {
+      signal.addEventListener('abort', () => stopped.push('saveCheckpoint'));
+      return never();
+    }
+    saves.push(saved);
+  };
   const machine = runMachine.provide({
     actors: {
-      prepareStep: fromPromise(async ({ input: step }) => (hang === 'preparing' ? never() : { messages: step.messages, needsCompaction: script.compactAt?.includes(step.step + 1) ?? false })),
-      compact: fromPromise(async ({ input: step }) => (hang === 'compacting' ? never() : { messages: [...step.messages, { role: 'user', content: [{ type: 'text', text: 'summary' }] } as ModelMessage] })),
-      saveCheckpoint: fromPromise(async ({ input: save, signal }) => {
-        if (hang === 'saving') {
-          signal.addEventListener('abort', () => stopped.push('saveCheckpoint'));
-          return never();
-        }
-        saves.push(save);
+      prepareStep: fromPromise(async ({ input: step, signal }) => {
+        if (hang === 'preparing') return never();
+        const needsCompaction = script.compactAt?.includes(step.step + 1) ?? false;
+        if (!needsCompaction) await save({ messages: step.messages, mode: step.mode }, signal, hang === 'saving');
+        return { messages: step.messages, needsCompaction };
       }),
+      compact: fromPromise(async ({ input: step, signal }) => {
+        if (hang === 'compacting') return never();
+        const messages = [...step.messages, { role: 'user', content: [{ type: 'text', text: 'summary' }] } as ModelMessage];
+        await save({ messages, mode: step.mode }, signal, false);
+        return { messages };
+      }),
+      saveCheckpoint: fromPromise(async ({ input: saved, signal }) => save(saved, signal, false)),
       streamModel: fromCallback<RunMachineEvent, StreamModelInput>(({ input: step, sendBack }) => {
         const turn = script.turns[step.step - 1] ?? textTurn('done');
         if (hang === 'sampling') {
@@ -68,7 +80,8 @@ function start(script: Script, input: Partial<RunMachineInput> = {}) {
         queueMicrotask(() => sendBack({ type: 'model.done', turn }));
         return undefined;
       }),
-      checkToolCalls: fromPromise(async ({ input: check }) => {
+      checkToolCalls: fromPromise(async ({ input: check, signal }) => {
+        if (check.save) await save({ messages: check.save, mode: check.mode }, signal, hang === 'savingCalls');
         if (hang === 'checking') return never();
         if (script.check) return script.check(check.turn);
         const checked = Object.fromEntries(check.turn.blocks.map((block) => (block.kind === 'tool-call' ? [block.toolCallId, ready(block.toolCallId)] : ['', ready('')])).filter(([id]) => id));
@@ -105,7 +118,7 @@ function start(script: Script, input: Partial<RunMachineInput> = {}) {
 const settled = (actor: ReturnType<typeof start>['actor']) => waitFor(actor, (snapshot) => snapshot.status === 'done');
 
 describe('run machine', () => {
-  it('finishes a text turn: preparing -> saving -> sampling -> finished, with the turn in the output', async () => {
+  it('finishes a text turn: preparing (saving the step) -> sampling -> finished, with the turn in the output', async () => {
     const { actor, saves } = start({ turns: [textTurn('hello')] });
     const done = await settled(actor);
     expect(done.output).toMatchObject({ status: 'finished', result: 'hello', mode: 'agent' });
@@ -247,15 +260,18 @@ describe('run machine', () => {
       const done = await settled(atTools.actor);
       expect(done.context.step).toBe(3);
       expect(done.output?.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+      // The resumed calls are the saved conversation's: no save before checking them; the wait's, then the next step's.
+      expect(atTools.saves.map((save) => save.messages.length)).toEqual([2, 3]);
     });
   });
 
   describe('cancel in every state', () => {
     const cases = [
-      { state: 'preparing', match: { preparing: 'assembling' }, hangIn: 'preparing', roles: ['user'], stopped: [] },
-      { state: 'preparing', match: { preparing: 'saving' }, hangIn: 'saving', roles: ['user'], stopped: ['saveCheckpoint'] },
+      { state: 'preparing', match: 'preparing', hangIn: 'preparing', roles: ['user'], stopped: [] },
+      { state: 'preparing', match: 'preparing', hangIn: 'saving', roles: ['user'], stopped: ['saveCheckpoint'] },
       { state: 'compacting', match: 'compacting', hangIn: 'compacting', roles: ['user'], stopped: [], compactAt: [1] },
       { state: 'sampling', match: 'sampling', hangIn: 'sampling', roles: ['user', 'assistant'], stopped: ['streamModel'] },
+      { state: 'acting', match: { acting: 'checking' }, hangIn: 'savingCalls', roles: ['user', 'assistant', 'tool'], stopped: ['saveCheckpoint'] },
       { state: 'acting', match: { acting: 'checking' }, hangIn: 'checking', roles: ['user', 'assistant', 'tool'], stopped: [] },
       { state: 'acting', match: { acting: 'running' }, hangIn: 'acting', roles: ['user', 'assistant', 'tool'], stopped: ['executeTools'] },
     ] as const;

@@ -5,8 +5,8 @@ import { deniedCall } from '../runtime/checked-tool-call.js';
 import { hasUsageFigures } from './turn-usage.js';
 import { interruptedConversation } from './interrupted-turn.js';
 import type {
-  AwaitApprovalsInput, CheckToolCallsInput, CheckToolCallsOutput, ExecuteToolsInput, PreparedStep, RunFailure, RunMachineContext, RunMachineEmitted,
-  RunMachineEvent, RunMachineInput, RunMachineOutput, RunMachineStateName, SaveCheckpointInput, StopHookInput, StopHookOutput, StreamModelInput,
+  AwaitApprovalsInput, CheckToolCallsInput, CheckToolCallsOutput, CompactInput, ExecuteToolsInput, PreparedStep, PrepareStepInput, RunFailure, RunMachineContext,
+  RunMachineEmitted, RunMachineEvent, RunMachineInput, RunMachineOutput, RunMachineStateName, SaveCheckpointInput, StopHookInput, StopHookOutput, StreamModelInput,
 } from './run-machine-types.js';
 import { emptyTurn, type TurnState, turnText, turnToolCalls } from './turn-state.js';
 import { turnToAssistantMessage } from './turn-to-message.js';
@@ -54,8 +54,8 @@ export const runMachine = setup({
     output: {} as RunMachineOutput,
   },
   actors: {
-    prepareStep: fromPromise<PreparedStep, { step: number; mode: string; messages: ModelMessage[] }>(notProvided('prepareStep')),
-    compact: fromPromise<{ messages: ModelMessage[] }, { mode: string; messages: ModelMessage[] }>(notProvided('compact')),
+    prepareStep: fromPromise<PreparedStep, PrepareStepInput>(notProvided('prepareStep')),
+    compact: fromPromise<{ messages: ModelMessage[] }, CompactInput>(notProvided('compact')),
     saveCheckpoint: fromPromise<void, SaveCheckpointInput>(notProvided('saveCheckpoint')),
     streamModel: fromCallback<RunMachineEvent, StreamModelInput>(notProvided('streamModel')),
     checkToolCalls: fromPromise<CheckToolCallsOutput, CheckToolCallsInput>(notProvided('checkToolCalls')),
@@ -78,7 +78,7 @@ export const runMachine = setup({
     lastSwitchApproval: ({ context, event }) => isLastOpen(context, event) && context.approvals.some((request) => request.kind !== 'tool'),
   },
   actions: {
-    countStep: assign({ step: ({ context }) => context.step + 1, turn: () => emptyTurn(), sink: () => ({ current: emptyTurn() }), checked: () => ({}), outcomes: () => ({}) }),
+    countStep: assign({ step: ({ context }) => context.step + 1, turn: () => emptyTurn(), sink: () => ({ current: emptyTurn() }), checked: () => ({}), outcomes: () => ({}), callsSaved: () => false }),
     recordTurn: assign(({ context, event }) => {
       if (event.type !== 'model.done' && event.type !== 'model.failed') return {};
       const text = turnText(event.turn);
@@ -175,28 +175,22 @@ export const runMachine = setup({
     starting: {
       always: [
         { guard: 'resumesAtModeSwitch', target: 'awaitingApproval', actions: 'startSwitchApproval' },
-        { guard: 'resumesAtToolCalls', target: 'acting.checking' },
+        { guard: 'resumesAtToolCalls', target: 'acting', actions: assign({ callsSaved: true }) },
         { target: 'preparing' },
       ],
     },
+    // The step's checkpoint is saved by the actor of the state that assembles it (preparing, or
+    // compacting when the request is over the budget): one actor per state, and a cancel stops the save.
     preparing: {
-      initial: 'assembling',
       on: { cancel: cancelFrom('preparing') },
-      states: {
-        assembling: {
-          invoke: {
-            src: 'prepareStep',
-            input: ({ context }) => ({ step: context.step, mode: context.mode, messages: context.messages }),
-            onDone: [
-              { guard: ({ event }) => event.output.needsCompaction, target: '#run.compacting', actions: assign(({ event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder })) },
-              { target: 'saving', actions: assign(({ event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder })) },
-            ],
-            onError: failWith('prepare_failed'),
-          },
-        },
-        saving: {
-          invoke: { src: 'saveCheckpoint', input: ({ context }) => ({ messages: context.messages, mode: context.mode }), onDone: '#run.sampling', onError: failWith('checkpoint_failed') },
-        },
+      invoke: {
+        src: 'prepareStep',
+        input: ({ context }) => ({ step: context.step, mode: context.mode, messages: context.messages }),
+        onDone: [
+          { guard: ({ event }) => event.output.needsCompaction, target: 'compacting', actions: assign(({ event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder })) },
+          { target: 'sampling', actions: assign(({ event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder })) },
+        ],
+        onError: failWith('prepare_failed'),
       },
     },
     compacting: {
@@ -204,7 +198,7 @@ export const runMachine = setup({
       invoke: {
         src: 'compact',
         input: ({ context }) => ({ mode: context.mode, messages: context.messages }),
-        onDone: { target: '#run.preparing.saving', actions: assign({ messages: ({ event }) => event.output.messages }) },
+        onDone: { target: 'sampling', actions: assign({ messages: ({ event }) => event.output.messages }) },
         onError: failWith('compaction_failed'),
       },
     },
@@ -226,17 +220,14 @@ export const runMachine = setup({
       },
     },
     acting: {
-      initial: 'saving',
+      initial: 'checking',
       on: { cancel: cancelFrom('acting') },
       states: {
-        // The calls are persisted before they run: a process that stops mid-tool leaves calls a resume can answer.
-        saving: {
-          invoke: { src: 'saveCheckpoint', input: ({ context }) => ({ messages: withAssistantTurn(context, true), mode: context.mode }), onDone: 'checking', onError: failWith('checkpoint_failed') },
-        },
+        // The calls are saved (in the actor, first) before they run: a process that stops mid-tool leaves calls a resume can answer.
         checking: {
           invoke: {
             src: 'checkToolCalls',
-            input: ({ context }) => ({ step: context.step, mode: context.mode, turn: context.turn }),
+            input: ({ context }) => ({ step: context.step, mode: context.mode, turn: context.turn, ...(context.callsSaved ? {} : { save: withAssistantTurn(context, true) }) }),
             onDone: [
               { guard: ({ event }) => event.output.approvals.length > 0, target: '#run.awaitingApproval', actions: assign(({ event }) => ({ checked: event.output.checked, approvals: event.output.approvals })) },
               { target: 'running', actions: assign({ checked: ({ event }) => event.output.checked }) },

@@ -7,6 +7,7 @@ import type { AgentRecord, AgentStore, ApprovalRecord, RunRecord } from '../spec
 import type { AgentOptions, SendOptions } from './agent-options.js';
 import { type AgentRuntime, newId } from './agent-runtime.js';
 import { ConversationCheckpointer, loadConversation } from './conversation-checkpoint.js';
+import { checkpointWrites } from './checkpoint-writes.js';
 import { repairConversation } from './conversation-repair.js';
 import { agentUsage, usageOfRun } from './cost.js';
 import { normalizeModelSelection, resolveModelSelection, selectionOf } from './model-selection.js';
@@ -42,6 +43,8 @@ import { listAgentArtifacts, readAgentArtifact, type SDKArtifact } from './agent
 import { AgentSubagents, type SubagentLink } from './agent-subagents.js';
 import { type ExecuteQueuedRunOptions, type QueuedRunOutcome, backgroundRunInfo, withBackgroundInfo } from './background-run.js';
 import { queueRun } from './background-send.js';
+// Static: every create and resume needs it (agent.ts is in @cairn/core/node only, never the browser-safe root).
+import { canonicalWorkspaceRoot } from '../node/workspace-path.js';
 import { type RunControl, handedBack, queuedRunOutcome, resumedNotice, unfinishedToolEvents } from './queued-run-steps.js';
 
 /** An agent bound to a workspace and a stored conversation. Runs one send at a time. */
@@ -106,7 +109,6 @@ export class CairnAgent {
     assertSupportedOptions(options, 'Agent.create');
     const cwd = options.local?.cwd;
     if (!cwd) throw new ConfigurationError('Agent.create needs local.cwd: the workspace folder the agent works in.');
-    const { canonicalWorkspaceRoot } = await import('../node/workspace-path.js');
     const root = await canonicalWorkspaceRoot(cwd).catch(() => {
       throw new ConfigurationError(`The workspace folder ${cwd} does not exist. Create it or pass another local.cwd.`);
     });
@@ -453,17 +455,13 @@ export class CairnAgent {
   /**
    * Every checkpoint (each step, and before tools run) moves the agent row, so a killed process
    * leaves the conversation of its last complete step for the next one. A store with
-   * `commitCheckpoint` writes the blobs and the row in one transaction.
+   * `commitCheckpoint` writes the blobs and the row in one transaction (checkpoint-writes.ts).
    */
   private checkpointerFor(history: ModelMessage[], startMode: string): ConversationCheckpointer {
-    const store = this.store;
     // A mode the run switched to is the agent's at once (a crash resumes in it); a send's own mode is not.
     const moveTo = (root: string, mode: string) => ({ checkpointRoot: root, ...(mode !== startMode ? { mode } : {}), updatedAt: Date.now() });
     const snapshot = { root: this.record.checkpointRoot, messages: history };
-    const commitCheckpoint = store.commitCheckpoint?.bind(store);
-    return new ConversationCheckpointer(store.checkpoints, snapshot, commitCheckpoint
-      ? { commit: async (blobs, root, mode) => (this.record = await commitCheckpoint(this.agentId, blobs, moveTo(root, mode))) }
-      : { onSave: async (root, mode) => (this.record = await store.agents.update(this.agentId, moveTo(root, mode))) });
+    return new ConversationCheckpointer(this.store.checkpoints, snapshot, checkpointWrites(this.store, this.agentId, moveTo, (record) => (this.record = record)));
   }
 
   /** What a run's plan is built from (agent-run-plan.ts); `hooks`: the run's (agent-hooks.ts), in place of the raw callbacks. */
@@ -582,7 +580,6 @@ export class CairnAgent {
 
 /** A resume's own `local.cwd`, canonical as Agent.create makes it; a missing folder is a clear error. */
 async function resumedWorkspace(cwd: string): Promise<string> {
-  const { canonicalWorkspaceRoot } = await import('../node/workspace-path.js');
   return canonicalWorkspaceRoot(cwd).catch(() => {
     throw new ConfigurationError(`The workspace folder ${cwd} does not exist. Create it or pass another local.cwd to Agent.resume.`);
   });

@@ -1,6 +1,7 @@
 import { hashBlob } from '../store/blob-hash.js';
 import { putCheckpointBlobs } from '../store/checkpoint-commit.js';
 import type { JSONValue } from '../spec/json.js';
+import type { RunEvent } from '../spec/events/v1/index.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { CheckpointBlob, CheckpointStore } from '../spec/store/v1/index.js';
 
@@ -89,7 +90,15 @@ async function encodeBlob(value: unknown): Promise<CheckpointBlob> {
   return { hash: await hashBlob(data), data };
 }
 
-/** How a save reaches the agent row, which points at the newest root. Give one of the two, or neither. */
+/** A run's event log as a save sees it (RunEventLog): its waiting events go with the step's checkpoint. */
+export interface StepEventLog {
+  readonly runId: string;
+  /** One write, in turn with the log's others, that hands the waiting events to `write`. */
+  commitWith<T>(write: (events: RunEvent[]) => Promise<T>): Promise<T>;
+  flush(): Promise<void>;
+}
+
+/** How a save reaches the agent row, which points at the newest root. Give `onSave` or `commit`, or neither; `commitStep` with either. */
 export interface CheckpointerOptions {
   /** Told each new root once its blobs are written: moves the agent row's pointer (`agents.update`). */
   onSave?: (root: string, mode: string) => Promise<unknown>;
@@ -98,6 +107,11 @@ export interface CheckpointerOptions {
    * (`AgentStore.commitCheckpoint`), instead of the blob write and `onSave`.
    */
   commit?: (blobs: CheckpointBlob[], root: string, mode: string) => Promise<unknown>;
+  /**
+   * As `commit`, with a run's waiting events in the same transaction (`AgentStore.commitStep`), for
+   * saves given a `log`. Without it such a save writes the log's events first, then the checkpoint.
+   */
+  commitStep?: (blobs: CheckpointBlob[], root: string, mode: string, run: { runId: string; events: RunEvent[] }) => Promise<unknown>;
 }
 
 /**
@@ -138,11 +152,15 @@ export class ConversationCheckpointer {
     return this.root;
   }
 
-  /** Save after the saves before it; resolves to the root the agent row now points at. */
-  save(messages: ModelMessage[], state: Record<string, unknown>, mode: string, options: { signal?: AbortSignal } = {}): Promise<string> {
+  /**
+   * Save after the saves before it; resolves to the root the agent row now points at. With `log`,
+   * the run's events waiting in it are written before the pointer moves: in the same transaction
+   * where the store can (`commitStep`), else just before it.
+   */
+  save(messages: ModelMessage[], state: Record<string, unknown>, mode: string, options: { signal?: AbortSignal; log?: StepEventLog } = {}): Promise<string> {
     // Captured now: the caller goes on changing its arrays and tool state while earlier saves run.
     const snapshot = { messages: messages.slice(), state: Object.keys(state).length === 0 ? null : encoder.encode(JSON.stringify(state)), mode };
-    const next = this.last.then(() => this.write(snapshot, options.signal));
+    const next = this.last.then(() => this.write(snapshot, options.signal, options.log));
     this.last = next.catch(() => undefined);
     return next;
   }
@@ -152,7 +170,7 @@ export class ConversationCheckpointer {
     await this.last;
   }
 
-  private async write(snapshot: { messages: ModelMessage[]; state: Uint8Array | null; mode: string }, signal: AbortSignal | undefined): Promise<string> {
+  private async write(snapshot: { messages: ModelMessage[]; state: Uint8Array | null; mode: string }, signal: AbortSignal | undefined, log: StepEventLog | undefined): Promise<string> {
     signal?.throwIfAborted();
     const { messages, mode } = snapshot;
     const extendsSaved = await this.extendsSaved(messages);
@@ -165,7 +183,7 @@ export class ConversationCheckpointer {
     const rootBlob = await encodeBlob(node);
     // The state blob was written by the save that introduced it; the root is always new.
     const blobs = uniqueBlobs([...added, ...(state && stateHash !== this.savedState ? [state] : []), rootBlob]);
-    await this.persist(blobs, rootBlob.hash, mode, signal);
+    await this.persist(blobs, rootBlob.hash, mode, signal, log);
     remember(this.store, rootBlob.hash, { messages, stateHash, mode });
     this.root = rootBlob.hash;
     this.savedHashes = extendsSaved ? [...this.savedHashes, ...node.append] : node.append.slice();
@@ -176,8 +194,15 @@ export class ConversationCheckpointer {
   }
 
   /** Writes the blobs and moves the pointer; an abort seen before the move leaves the pointer alone. */
-  private async persist(blobs: CheckpointBlob[], root: string, mode: string, signal: AbortSignal | undefined): Promise<void> {
-    const { commit, onSave } = this.options;
+  private async persist(blobs: CheckpointBlob[], root: string, mode: string, signal: AbortSignal | undefined, log: StepEventLog | undefined): Promise<void> {
+    const { commit, commitStep, onSave } = this.options;
+    if (log && commitStep) {
+      signal?.throwIfAborted();
+      await log.commitWith((events) => commitStep(blobs, root, mode, { runId: log.runId, events }));
+      return;
+    }
+    // The step's events before its checkpoint, as when they were written on their own.
+    if (log) await log.flush();
     if (commit) {
       signal?.throwIfAborted();
       await commit(blobs, root, mode);

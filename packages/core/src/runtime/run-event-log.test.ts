@@ -28,6 +28,37 @@ function countingStore() {
 }
 
 describe('RunEventLog', () => {
+  it('commitWith hands every waiting event to its writer, in turn with the other writes, and resolves what was enqueued with it', async () => {
+    const store = countingStore();
+    const log = new RunEventLog(store, 'run-1', { flushWindowMs: 10_000 });
+    await log.append([update('a')]);
+    const enqueued = log.enqueue([update('b'), update('c')]);
+    const taken: string[][] = [];
+    const result = await log.commitWith(async (events) => {
+      taken.push(texts(events.map((event) => ({ event }))));
+      await store.append('run-1', events);
+      return 'committed';
+    });
+    expect(result).toBe('committed');
+    await enqueued;
+    expect(taken).toEqual([['b', 'c']]);
+    // An empty commit still runs its writer (a checkpoint with no events), and later events follow.
+    expect(await log.commitWith(async (events) => events.length)).toBe(0);
+    await log.append([update('d')]);
+    expect(texts((await store.list('run-1')).events)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('a failed commitWith is a failed write: it rejects, and so does every later write', async () => {
+    const store = countingStore();
+    const log = new RunEventLog(store, 'run-1');
+    const failure = new Error('disk full');
+    const enqueued = log.enqueue([update('a')]);
+    await expect(log.commitWith(async () => Promise.reject(failure))).rejects.toBe(failure);
+    await expect(enqueued).rejects.toBe(failure);
+    await expect(log.append([update('b')])).rejects.toBe(failure);
+    expect((await store.list('run-1')).events).toEqual([]);
+  });
+
   it('keeps the order of events across enqueue and append, and append waits for what was enqueued before it', async () => {
     const store = countingStore();
     const log = new RunEventLog(store, 'run-1');

@@ -32,6 +32,8 @@ export class RunEventLog {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly waiters = new Set<() => void>();
   private failure: { error: unknown } | undefined;
+  /** The writer `commitWith` gave for the next write, instead of a plain append. */
+  private custom: ((events: RunEvent[]) => Promise<void>) | undefined;
   private readonly flushWindowMs: number;
   private readonly maxBatch: number;
 
@@ -54,6 +56,21 @@ export class RunEventLog {
   append(events: RunEvent[]): Promise<void> {
     for (const event of events) this.pending.push(event);
     return this.write(true);
+  }
+
+  /**
+   * A write like the others (in turn, taking every waiting event, possibly none) that hands its
+   * events to `write`, which stores them with other data in one transaction (a checkpoint save:
+   * `AgentStore.commitStep`). Offsets keep the order events were given; a failure of `write` is a
+   * failed write of this log.
+   */
+  commitWith<T>(write: (events: RunEvent[]) => Promise<T>): Promise<T> {
+    if (this.custom) return Promise.reject(new Error('RunEventLog.commitWith: a combined write is already waiting; wait for it first.'));
+    let result: { value: T } | undefined;
+    this.custom = async (events) => {
+      result = { value: await write(events) };
+    };
+    return this.write(true).then(() => (result as { value: T }).value);
   }
 
   /** Resolves once every event given so far is in the store; rejects with a write's failure. */
@@ -110,12 +127,14 @@ export class RunEventLog {
     this.queued = undefined;
     clearTimeout(this.timer);
     this.timer = undefined;
+    const custom = this.custom;
+    this.custom = undefined;
     if (this.failure) throw this.failure.error;
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0 && !custom) return;
     const batch = this.pending;
     this.pending = [];
     try {
-      await this.store.append(this.runId, batch);
+      await (custom ? custom(batch) : this.store.append(this.runId, batch));
     } catch (error) {
       this.failure = { error };
       throw error;

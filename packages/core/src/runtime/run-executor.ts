@@ -1,7 +1,11 @@
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import { runMachine, toFailure } from '../machine/run-machine.js';
-import type { AwaitApprovalsInput, ExecuteToolsInput, RunMachineContext, RunMachineEvent, RunMachineOutput, SaveCheckpointInput, StopHookInput, StreamModelInput } from '../machine/run-machine-types.js';
+import type {
+  AwaitApprovalsInput, CheckToolCallsInput, CompactInput, ExecuteToolsInput, PrepareStepInput, RunMachineContext, RunMachineEvent, RunMachineOutput, SaveCheckpointInput, StopHookInput,
+  StreamModelInput,
+} from '../machine/run-machine-types.js';
 import { runHooksOf } from '../hooks/run-hooks.js';
+import { CairnError } from '../spec/errors/index.js';
 import { runStopHooks } from '../hooks/stop-hooks.js';
 import { turnToAssistantMessage } from '../machine/turn-to-message.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
@@ -25,14 +29,22 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   const hooks = runHooksOf(plan.hooks);
   const machine = runMachine.provide({
     actors: {
-      prepareStep: fromPromise(({ input, signal }: { input: { step: number; mode: string; messages: ModelMessage[] }; signal: AbortSignal }) => prepareStep(scope, input, signal)),
-      compact: fromPromise(({ input, signal }: { input: { mode: string; messages: ModelMessage[] }; signal: AbortSignal }) => compact(scope, input, signal)),
-      // The actor's signal is enough: a cancel of the run stops the state, and with it this save.
-      saveCheckpoint: fromPromise(async ({ input, signal }: { input: SaveCheckpointInput; signal: AbortSignal }) => {
-        await plan.checkpointer.save(input.messages, plan.state, input.mode, { signal });
+      prepareStep: fromPromise(async ({ input, signal }: { input: PrepareStepInput; signal: AbortSignal }) => {
+        const prepared = await prepareStep(scope, input, signal);
+        if (!prepared.needsCompaction) await saveStep(plan, prepared.messages, input.mode, signal);
+        return prepared;
       }),
+      compact: fromPromise(async ({ input, signal }: { input: CompactInput; signal: AbortSignal }) => {
+        const compacted = await compact(scope, input, signal);
+        await saveStep(plan, compacted.messages, input.mode, signal);
+        return compacted;
+      }),
+      saveCheckpoint: fromPromise(({ input, signal }: { input: SaveCheckpointInput; signal: AbortSignal }) => saveStep(plan, input.messages, input.mode, signal)),
       streamModel: callbackActor<StreamModelInput>((input, signal, send) => streamStep(scope, input, signal, send), 'stream_failed'),
-      checkToolCalls: fromPromise(({ input, signal }) => checkToolCalls(scope, input, signal)),
+      checkToolCalls: fromPromise(async ({ input, signal }: { input: CheckToolCallsInput; signal: AbortSignal }) => {
+        if (input.save) await saveStep(plan, input.save, input.mode, signal);
+        return checkToolCalls(scope, input, signal);
+      }),
       executeTools: callbackActor<ExecuteToolsInput>((input, signal, send) => executeTools(scope, input, signal, send), 'tool_execution_failed'),
       awaitApprovals: callbackActor<AwaitApprovalsInput>(
         (input, signal, send) => awaitApprovals({ agentId: plan.agentId, runId: plan.runId, runs: plan.store.runs, publisher: scope.publisher, settings: plan.approvals, checkedCall: (callId) => actor.getSnapshot().context.checked[callId] }, input, signal, send),
@@ -69,6 +81,21 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   return output;
 }
 
+/**
+ * A checkpoint save inside the actor of the state that needs it. The actor's signal is enough: a
+ * cancel of the run stops the state, and with it this save. The step's waiting events go with it
+ * (one store transaction where the store has `commitStep`). A failure without a code of its own
+ * ends the run with `checkpoint_failed`.
+ */
+async function saveStep(plan: RunPlan, messages: ModelMessage[], mode: string, signal: AbortSignal): Promise<void> {
+  try {
+    await plan.checkpointer.save(messages, plan.state, mode, { signal, log: plan.log });
+  } catch (error) {
+    if (signal.aborted || typeof (error as { code?: unknown })?.code === 'string') throw error;
+    throw new CairnError(`Saving the conversation checkpoint failed: ${error instanceof Error ? error.message : String(error)}`, { code: 'checkpoint_failed', cause: error });
+  }
+}
+
 /** Notification hooks: once each time the run starts waiting for a person's approval. */
 function notifyApprovalWaits(actor: { subscribe(observer: (snapshot: { matches(state: object): boolean; context: RunMachineContext }) => void): unknown }, notify: (message: string, mode: string) => Promise<void>): void {
   let waiting = false;
@@ -95,7 +122,7 @@ function callbackActor<Input>(body: (input: Input, signal: AbortSignal, send: (e
  * this request only, never stored, so it cannot pile up or shift the cached prefix), and whether the
  * request needs compacting first.
  */
-async function prepareStep(scope: RunScope, input: { step: number; mode: string; messages: ModelMessage[] }, signal: AbortSignal) {
+async function prepareStep(scope: RunScope, input: PrepareStepInput, signal: AbortSignal) {
   const { plan } = scope;
   const mode = scope.mode(input.mode);
   const rules = ruleReminderFor(plan.rules ?? [], [...scope.touchedPaths], plan.state);
@@ -113,7 +140,7 @@ async function prepareStep(scope: RunScope, input: { step: number; mode: string;
   return { messages, needsCompaction: needed, ...(stepReminder ? { stepReminder } : {}) };
 }
 
-async function compact(scope: RunScope, input: { mode: string; messages: ModelMessage[] }, signal: AbortSignal) {
+async function compact(scope: RunScope, input: CompactInput, signal: AbortSignal) {
   const { plan, publisher } = scope;
   const compaction = plan.compaction;
   if (!compaction) return { messages: input.messages };

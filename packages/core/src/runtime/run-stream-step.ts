@@ -83,18 +83,22 @@ async function finishTurn(scope: RunScope, input: StreamModelInput, turn: TurnSt
   // A turn without usage (some compatible servers send none) reports none: no zeros pretending to be counts.
   const usage = hasUsageFigures(turn.usage) ? toTokenUsage(turn.usage) : undefined;
   if (!failed && usage) scope.meter.recordRequest(input.messages, usage.inputTokens);
-  await publisher.deliver([
+  // A turn with tool calls goes on to save them: its events are written with that checkpoint (one transaction).
+  const callsTools = !failed && turnToolCalls(turn).length > 0;
+  await (callsTools ? publisher.deliverSoon : publisher.deliver).call(publisher, [
     ...(blocks.length ? [publisher.message({ type: 'assistant', message: { role: 'assistant', content: blocks }, ...(failed ? { incomplete: true } : {}) })] : []),
     ...(usage ? [publisher.message({ type: 'usage', usage })] : []),
     { kind: 'update', update: { type: 'turn-ended', ...(usage ? { usage } : {}) } },
   ]);
   const text = turnText(turn);
   if (text) await plan.onStep?.({ step: { type: 'assistantMessage', message: { text } } });
-  if (!failed && turnToolCalls(turn).length === 0) await completeStep(scope, input.step, turn);
+  if (!failed && !callsTools) await completeStep(scope, input.step, turn);
 }
 
-export async function completeStep(scope: RunScope, step: number, turn: TurnState): Promise<void> {
+/** The step's end; `soon`: written with the next checkpoint (the next step's), not on its own. */
+export async function completeStep(scope: RunScope, step: number, turn: TurnState, soon = false): Promise<void> {
   const startedAt = scope.stepStartedAt.get(step) ?? Date.now();
   scope.stepStartedAt.delete(step);
-  await scope.publisher.deliver([{ kind: 'update', update: { type: 'step-completed', stepId: step, stepDurationMs: Date.now() - startedAt, finishReason: turn.finishReason?.unified ?? 'other' } }]);
+  const { publisher } = scope;
+  await (soon ? publisher.deliverSoon : publisher.deliver).call(publisher, [{ kind: 'update', update: { type: 'step-completed', stepId: step, stepDurationMs: Date.now() - startedAt, finishReason: turn.finishReason?.unified ?? 'other' } }]);
 }

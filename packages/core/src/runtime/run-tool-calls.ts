@@ -89,7 +89,8 @@ export async function executeTools(scope: RunScope, input: ExecuteToolsInput, si
     if (!outcomes.includes(clipped)) send({ type: 'tool.completed', outcome: clipped });
   }
   await publisher.toolUpdatesWritten();
-  await completeStep(scope, input.step, input.turn);
+  // The results are in the next step's checkpoint; the step's events are written with it.
+  await completeStep(scope, input.step, input.turn, true);
   if (signal.aborted) throw signal.reason;
   send({ type: 'tools.done' });
 }

@@ -1,4 +1,4 @@
-import type { AgentRecord, AgentStore, CheckpointBlob, CheckpointStore } from '../spec/store/v1/store.js';
+import type { AgentRecord, AgentStore, CheckpointBlob, CheckpointStore, StepCommit, StepCommitResult } from '../spec/store/v1/store.js';
 
 type Parts = Pick<AgentStore, 'agents' | 'checkpoints'>;
 
@@ -26,4 +26,23 @@ export function calledOnOtherParts(caller: unknown, own: Parts): caller is Parts
 export async function commitCheckpointInParts(parts: Parts, agentId: string, blobs: ReadonlyArray<CheckpointBlob>, patch: Partial<Omit<AgentRecord, 'agentId'>>): Promise<AgentRecord> {
   await putCheckpointBlobs(parts.checkpoints, blobs);
   return parts.agents.update(agentId, patch);
+}
+
+type StepParts = Pick<AgentStore, 'agents' | 'checkpoints' | 'runEvents' | 'commitCheckpoint'>;
+
+/** As `calledOnOtherParts`, for `commitStep`, which writes the run's events too. */
+export function stepCalledOnOtherParts(caller: unknown, own: Pick<AgentStore, 'agents' | 'checkpoints' | 'runEvents'>): caller is StepParts {
+  const parts = caller as Partial<StepParts> | undefined;
+  return calledOnOtherParts(caller, own) || (parts?.runEvents !== undefined && parts.runEvents !== own.runEvents);
+}
+
+/**
+ * A step's writes on a store without `commitStep`: the events first, then the checkpoint (as one
+ * `commitCheckpoint` where the store has it). A crash between them leaves events the conversation
+ * does not have yet, never a checkpoint whose step the log lacks, as when the two were separate writes.
+ */
+export async function commitStepInParts(parts: StepParts, step: StepCommit): Promise<StepCommitResult> {
+  const { lastOffset } = await parts.runEvents.append(step.runId, [...step.events]);
+  const agent = parts.commitCheckpoint ? await parts.commitCheckpoint(step.agentId, step.blobs, step.agentPatch) : await commitCheckpointInParts(parts, step.agentId, step.blobs, step.agentPatch);
+  return { agent, lastOffset };
 }

@@ -1,5 +1,5 @@
 export { assertBlobHash, hashBlob, isBlobHash } from './blob-hash.js';
-export { calledOnOtherParts, commitCheckpointInParts, putCheckpointBlobs } from './checkpoint-commit.js';
+export { calledOnOtherParts, commitCheckpointInParts, commitStepInParts, putCheckpointBlobs, stepCalledOnOtherParts } from './checkpoint-commit.js';
 export { type ComposeStoreParts, composeStore } from './compose-store.js';
 export { canTakeLease } from './lease-rules.js';
 export {

@@ -4,14 +4,20 @@ import { copyRecord } from './record-copy.js';
 import { invalidArgumentError } from './store-errors.js';
 
 /** Event logs per run: index i holds the event at offset i + 1, so offsets are dense from 1. */
-export function createMemoryRunEventsStore(): RunEventsStore {
-  const logs = new Map<string, RunEvent[]>();
+export type MemoryRunLogs = Map<string, RunEvent[]>;
+
+/** Appends synchronously (the memory store's `commitStep` does it with its other writes, no task in between). */
+export function appendRunEvents(logs: MemoryRunLogs, runId: string, events: ReadonlyArray<RunEvent>): { lastOffset: number } {
+  let log = logs.get(runId);
+  if (log === undefined) logs.set(runId, (log = []));
+  for (const event of events) log.push(copyRecord(event));
+  return { lastOffset: log.length };
+}
+
+export function createMemoryRunEventsStore(logs: MemoryRunLogs = new Map()): RunEventsStore {
   return {
     async append(runId, events) {
-      let log = logs.get(runId);
-      if (log === undefined) logs.set(runId, (log = []));
-      for (const event of events) log.push(copyRecord(event));
-      return { lastOffset: log.length };
+      return appendRunEvents(logs, runId, events);
     },
     async list(runId, options = {}) {
       const { afterOffset, limit } = normalizeEventListOptions(options);

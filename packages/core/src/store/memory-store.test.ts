@@ -4,7 +4,7 @@ import { hashBlob } from './blob-hash.js';
 import { composeStore } from './compose-store.js';
 import { createMemoryStore } from './memory-store.js';
 
-runStoreConformance('memory', () => createMemoryStore(), { requireApprovals: true, requireCheckpointCommit: true });
+runStoreConformance('memory', () => createMemoryStore(), { requireApprovals: true, requireCheckpointCommit: true, requireStepCommit: true });
 
 runStoreConformance('composed from two memory stores', () => {
   const first = createMemoryStore();

@@ -1,14 +1,14 @@
 import type { ApprovalsStore } from '../spec/store/v1/approvals.js';
 import type { AgentStore } from '../spec/store/v1/store.js';
 import { assertBlobHash } from './blob-hash.js';
-import { calledOnOtherParts, commitCheckpointInParts } from './checkpoint-commit.js';
+import { calledOnOtherParts, commitCheckpointInParts, commitStepInParts, stepCalledOnOtherParts } from './checkpoint-commit.js';
 import { createMemoryAgentsStore, type MemoryAgents, updateAgent } from './memory-agents.js';
 import { createMemoryApprovalsStore } from './memory-approvals.js';
 import { createMemoryCheckpointStore, type MemoryBlobs, storeBlobs } from './memory-checkpoints.js';
-import { createMemoryRunEventsStore } from './memory-run-events.js';
+import { appendRunEvents, createMemoryRunEventsStore, type MemoryRunLogs } from './memory-run-events.js';
 import { createMemoryRunsStore } from './memory-runs.js';
 
-type MemoryStore = AgentStore & { approvals: ApprovalsStore; commitCheckpoint: NonNullable<AgentStore['commitCheckpoint']> };
+type MemoryStore = AgentStore & { approvals: ApprovalsStore; commitCheckpoint: NonNullable<AgentStore['commitCheckpoint']>; commitStep: NonNullable<AgentStore['commitStep']> };
 
 /**
  * A store that lives in this process only (`shared: false`): tests, ephemeral agents, browsers.
@@ -18,11 +18,13 @@ type MemoryStore = AgentStore & { approvals: ApprovalsStore; commitCheckpoint: N
 export function createMemoryStore(): MemoryStore {
   const agentRecords: MemoryAgents = new Map();
   const blobs: MemoryBlobs = new Map();
+  const runLogs: MemoryRunLogs = new Map();
   const own = { agents: createMemoryAgentsStore(agentRecords), checkpoints: createMemoryCheckpointStore(blobs) };
+  const runEvents = createMemoryRunEventsStore(runLogs);
   return {
     ...own,
     runs: createMemoryRunsStore(),
-    runEvents: createMemoryRunEventsStore(),
+    runEvents,
     approvals: createMemoryApprovalsStore(),
     // Synchronous from the first check to the last write, so no other task sees half of it.
     async commitCheckpoint(agentId, entries, patch) {
@@ -31,6 +33,13 @@ export function createMemoryStore(): MemoryStore {
       const updated = updateAgent(agentRecords, agentId, patch); // a missing agent throws before any blob is stored
       storeBlobs(blobs, entries);
       return updated;
+    },
+    async commitStep(step) {
+      if (stepCalledOnOtherParts(this, { ...own, runEvents })) return commitStepInParts(this, step);
+      for (const entry of step.blobs) assertBlobHash(entry.hash);
+      const agent = updateAgent(agentRecords, step.agentId, step.agentPatch);
+      storeBlobs(blobs, step.blobs);
+      return { agent, ...appendRunEvents(runLogs, step.runId, step.events) };
     },
     shared: false,
   };

@@ -52,6 +52,10 @@ export function assertAgentStore(value: unknown, where: string): asserts value i
   if (commit !== undefined && typeof commit !== 'function') {
     throw new ConfigurationError(`${where}.commitCheckpoint must be a function (agentId, blobs, patch) or absent, not ${describe(commit)}.`);
   }
+  const step = (value as { commitStep?: unknown }).commitStep;
+  if (step !== undefined && typeof step !== 'function') {
+    throw new ConfigurationError(`${where}.commitStep must be a function ({ agentId, blobs, agentPatch, runId, events }) or absent, not ${describe(step)}.`);
+  }
 }
 
 function describe(value: unknown): string {

@@ -9,6 +9,7 @@ import { persistenceSuite } from './store-conformance/persistence-suite.js';
 import type { StoreUnderTest } from './store-conformance/records.js';
 import { runEventsSuite } from './store-conformance/run-events-suite.js';
 import { runsSuite } from './store-conformance/runs-suite.js';
+import { stepCommitPersistenceSuite, stepCommitSuite } from './store-conformance/step-commit-suite.js';
 
 export interface StoreConformanceOptions {
   /**
@@ -26,6 +27,8 @@ export interface StoreConformanceOptions {
    * skipped when it is missing. Set it for a backend that implements it.
    */
   requireCheckpointCommit?: boolean;
+  /** The same for the (spec-optional) `commitStep`: a checkpoint save and a run's events in one transaction. */
+  requireStepCommit?: boolean;
 }
 
 /**
@@ -63,6 +66,7 @@ export function runStoreConformance(
     leaseSuite(subject);
     checkpointsSuite(subject);
     checkpointCommitSuite(subject, options.requireCheckpointCommit === true);
+    stepCommitSuite(subject, options.requireStepCommit === true);
     runsSuite(subject);
     runEventsSuite(subject);
     approvalsSuite(subject, options.requireApprovals === true);
@@ -70,6 +74,7 @@ export function runStoreConformance(
       persistenceSuite(subject, options.reopen);
       approvalsPersistenceSuite(subject, options.reopen, options.requireApprovals === true);
       checkpointCommitPersistenceSuite(subject, options.reopen, options.requireCheckpointCommit === true);
+      stepCommitPersistenceSuite(subject, options.reopen, options.requireStepCommit === true);
     }
   });
 }

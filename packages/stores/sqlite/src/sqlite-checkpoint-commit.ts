@@ -1,8 +1,9 @@
-import { type AgentRecord, type AgentStore, type CheckpointBlob, calledOnOtherParts, commitCheckpointInParts } from '@cairn/core';
+import { type AgentRecord, type AgentStore, type CheckpointBlob, calledOnOtherParts, commitCheckpointInParts, commitStepInParts, stepCalledOnOtherParts } from '@cairn/core';
 import type Database from 'better-sqlite3';
 import { withBusyRetry } from './busy-retry.js';
 import { prepareAgentUpdate } from './sqlite-agents.js';
 import { checkBlobHashes, prepareBlobInsert } from './sqlite-checkpoints.js';
+import { prepareEventAppend, serialiseEvents } from './sqlite-run-events.js';
 
 type CommitCheckpoint = NonNullable<AgentStore['commitCheckpoint']>;
 type Parts = Pick<AgentStore, 'agents' | 'checkpoints'>;
@@ -31,5 +32,37 @@ export function createSqliteCheckpointCommit(database: Database.Database, path: 
       return Promise.reject(error);
     }
     return withBusyRetry(path, () => commit(agentId, blobs, patch));
+  };
+}
+
+type CommitStep = NonNullable<AgentStore['commitStep']>;
+
+/**
+ * `commitStep`: a checkpoint save and the run's waiting events in one IMMEDIATE transaction (the
+ * blobs, the agent row, then the events, offsets taken under the write lock like an append's). A
+ * missing agent or a full log rolls all of it back.
+ */
+export function createSqliteStepCommit(database: Database.Database, path: string, own: Pick<AgentStore, 'agents' | 'checkpoints' | 'runEvents'>): CommitStep {
+  const insertBlobs = prepareBlobInsert(database);
+  const updateAgent = prepareAgentUpdate(database);
+  const appendEvents = prepareEventAppend(database, path);
+  const commit = database
+    .transaction((agentId: string, blobs: ReadonlyArray<CheckpointBlob>, patch: Partial<AgentRecord>, runId: string, events: string[]) => {
+      insertBlobs(blobs);
+      const agent = updateAgent(agentId, patch);
+      return { agent, ...appendEvents(runId, events) };
+    })
+    .immediate.bind(null);
+
+  return function commitStep(this: unknown, step) {
+    if (stepCalledOnOtherParts(this, own)) return commitStepInParts(this, step);
+    let events: string[];
+    try {
+      checkBlobHashes(step.blobs);
+      events = serialiseEvents(step.events);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return withBusyRetry(path, () => commit(step.agentId, step.blobs, step.agentPatch, step.runId, events));
   };
 }

@@ -18,6 +18,7 @@ export class SqliteLocalAgentStore implements SqliteStore {
   readonly runEvents: RunEventsStore;
   readonly approvals: ApprovalsStore;
   readonly commitCheckpoint: SqliteStore['commitCheckpoint'];
+  readonly commitStep: SqliteStore['commitStep'];
   readonly shared = true as const;
   readonly path: string;
   readonly #store: SqliteStore;
@@ -35,6 +36,7 @@ export class SqliteLocalAgentStore implements SqliteStore {
     this.runEvents = this.#store.runEvents;
     this.approvals = this.#store.approvals;
     this.commitCheckpoint = this.#store.commitCheckpoint;
+    this.commitStep = this.#store.commitStep;
     this.path = this.#store.path;
   }
 

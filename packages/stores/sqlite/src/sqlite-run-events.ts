@@ -12,16 +12,18 @@ const maxLogId = 0x7fffffff;
 const firstKey = '(@log << 32)';
 const lastKey = `((@log << 32) | ${maxOffset})`;
 
-export function createSqliteRunEventsStore(database: Database.Database, path: string): RunEventsStore {
+/**
+ * Appends serialised events to a run's log, to be called inside a write transaction (an append's
+ * own, or `commitStep`'s): offsets are assigned under the write lock, so two processes appending
+ * to the same run get distinct, dense offsets.
+ */
+export function prepareEventAppend(database: Database.Database, path: string): (runId: string, serialised: string[]) => { lastOffset: number } {
   const logOf = database.prepare<[string], { log_id: number }>('SELECT log_id FROM run_logs WHERE run_id = ?');
   const newLog = database.prepare('INSERT INTO run_logs (run_id) VALUES (?)');
   const lastOffset = database.prepare<{ log: number }, { last: number | null }>(
     `SELECT MAX(event_key) & ${maxOffset} AS last FROM run_events WHERE event_key BETWEEN ${firstKey} AND ${lastKey}`,
   );
   const insert = database.prepare<{ log: number; offset: number; event: string }>('INSERT INTO run_events (event_key, event) VALUES ((@log << 32) | @offset, @event)');
-  const select = database.prepare<{ log: number; after: number; limit: number }, { offset: number; event: string }>(
-    `SELECT event_key & ${maxOffset} AS "offset", event FROM run_events WHERE event_key > ((@log << 32) | @after) AND event_key <= ${lastKey} ORDER BY event_key LIMIT @limit`,
-  );
 
   /** A run's first append numbers its log (inside the append's transaction). */
   const numberLog = (runId: string): number => {
@@ -30,24 +32,31 @@ export function createSqliteRunEventsStore(database: Database.Database, path: st
     return log;
   };
 
-  // Offsets are assigned under the write lock (IMMEDIATE), so two processes appending to the same
-  // run get distinct, dense offsets; a batch is one transaction (one commit for many events).
-  const append = database
-    .transaction((runId: string, serialised: string[]) => {
-      const known = logOf.get(runId)?.log_id;
-      let offset = known === undefined ? 0 : (lastOffset.get({ log: known })?.last ?? 0);
-      if (serialised.length === 0) return { lastOffset: offset };
-      if (offset + serialised.length > maxOffset) throw logLimitError(path, `run ${runId} would have more than ${maxOffset} events`);
-      const log = known ?? numberLog(runId);
-      for (const event of serialised) insert.run({ log, offset: ++offset, event });
-      return { lastOffset: offset };
-    })
-    .immediate.bind(null);
+  return (runId, serialised) => {
+    const known = logOf.get(runId)?.log_id;
+    let offset = known === undefined ? 0 : (lastOffset.get({ log: known })?.last ?? 0);
+    if (serialised.length === 0) return { lastOffset: offset };
+    if (offset + serialised.length > maxOffset) throw logLimitError(path, `run ${runId} would have more than ${maxOffset} events`);
+    const log = known ?? numberLog(runId);
+    for (const event of serialised) insert.run({ log, offset: ++offset, event });
+    return { lastOffset: offset };
+  };
+}
+
+/** Serialise before taking the lock: JSON.stringify escapes lone surrogates, so the text is valid UTF-8. */
+export const serialiseEvents = (events: ReadonlyArray<RunEvent>): string[] => events.map((event) => JSON.stringify(event));
+
+export function createSqliteRunEventsStore(database: Database.Database, path: string): RunEventsStore {
+  const logOf = database.prepare<[string], { log_id: number }>('SELECT log_id FROM run_logs WHERE run_id = ?');
+  const select = database.prepare<{ log: number; after: number; limit: number }, { offset: number; event: string }>(
+    `SELECT event_key & ${maxOffset} AS "offset", event FROM run_events WHERE event_key > ((@log << 32) | @after) AND event_key <= ${lastKey} ORDER BY event_key LIMIT @limit`,
+  );
+  // A batch is one transaction (one commit for many events).
+  const append = database.transaction(prepareEventAppend(database, path)).immediate.bind(null);
 
   return {
     append: (runId, events) => {
-      // Serialise before taking the lock: JSON.stringify escapes lone surrogates, so the text is valid UTF-8.
-      const serialised = events.map((event) => JSON.stringify(event));
+      const serialised = serialiseEvents(events);
       return withBusyRetry(path, () => append(runId, serialised));
     },
     list: (runId, options = {}) =>

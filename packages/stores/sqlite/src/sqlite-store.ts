@@ -2,7 +2,7 @@ import type { AgentStore, ApprovalsStore } from '@cairn/core';
 import { openDatabase, resolveDatabasePath, type SqliteStoreOptions } from './open-database.js';
 import { createSqliteAgentsStore } from './sqlite-agents.js';
 import { createSqliteApprovalsStore } from './sqlite-approvals.js';
-import { createSqliteCheckpointCommit } from './sqlite-checkpoint-commit.js';
+import { createSqliteCheckpointCommit, createSqliteStepCommit } from './sqlite-checkpoint-commit.js';
 import { createSqliteCheckpointStore } from './sqlite-checkpoints.js';
 import { createSqliteRunEventsStore } from './sqlite-run-events.js';
 import { createSqliteRunsStore } from './sqlite-runs.js';
@@ -13,6 +13,8 @@ export interface SqliteStore extends AgentStore {
   readonly approvals: ApprovalsStore;
   /** A checkpoint save's blobs and the agent row's pointer in one transaction. */
   commitCheckpoint: NonNullable<AgentStore['commitCheckpoint']>;
+  /** A checkpoint save and the run's waiting events in one transaction. */
+  commitStep: NonNullable<AgentStore['commitStep']>;
   /** The absolute path of the database file. */
   readonly path: string;
   close(): void;
@@ -27,13 +29,15 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
   const database = openDatabase(path, options);
   const agents = createSqliteAgentsStore(database, path);
   const checkpoints = createSqliteCheckpointStore(database, path);
+  const runEvents = createSqliteRunEventsStore(database, path);
   return {
     agents,
     checkpoints,
     runs: createSqliteRunsStore(database, path),
-    runEvents: createSqliteRunEventsStore(database, path),
+    runEvents,
     approvals: createSqliteApprovalsStore(database, path),
     commitCheckpoint: createSqliteCheckpointCommit(database, path, { agents, checkpoints }),
+    commitStep: createSqliteStepCommit(database, path, { agents, checkpoints, runEvents }),
     shared: true,
     path,
     close() {

@@ -52,7 +52,7 @@ describe('a checkpoint save on SQLite', () => {
     expect(await store.checkpoints.hasBlob(orphan.hash)).toBe(false);
   });
 
-  it('a run saves every checkpoint with commitCheckpoint, one transaction each, and the row points at a loadable conversation', async () => {
+  it('a run saves every checkpoint with commitCheckpoint or commitStep (with the step\'s events), one transaction each, and the row points at a loadable conversation', async () => {
     const calls: string[] = [];
     // Counted in place, so the store's parts stay its own (a copy with other parts would not use the one transaction).
     for (const [part, methods] of [['agents', ['update']], ['checkpoints', ['putBlob', 'putBlobs']]] as const) {
@@ -74,6 +74,14 @@ describe('a checkpoint save on SQLite', () => {
       calls.push('commitCheckpoint');
       return updated;
     };
+    const commitStep = store.commitStep;
+    store.commitStep = async (step) => {
+      const before = wal.commits();
+      const committed = await commitStep(step);
+      commitsInLog += wal.commits() - before;
+      calls.push('commitStep');
+      return committed;
+    };
     const echo = defineTool({
       id: 'echo', name: 'echo', description: 'Echo.', readOnly: true, category: 'custom',
       inputSchema: { jsonSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
@@ -84,8 +92,10 @@ describe('a checkpoint save on SQLite', () => {
     const created = await Agent.create({ model: 'scripted/m', local: { cwd: root, store } });
     const result = await (await created.send('go')).wait();
     expect(result.status).toBe('finished');
-    const saves = calls.filter((call) => call === 'commitCheckpoint').length;
+    const saves = calls.filter((call) => call === 'commitCheckpoint' || call === 'commitStep').length;
     expect(saves).toBeGreaterThanOrEqual(3); // before the tool ran, after it, at the end of the run
+    // The steps' saves carry their events (commitStep: step 1 before the model call and before the tool, step 2 before the model call).
+    expect(calls.filter((call) => call === 'commitStep')).toHaveLength(3);
     expect(commitsInLog).toBe(saves);
     expect(calls.filter((call) => call.startsWith('checkpoints.'))).toEqual([]);
     const history = await Agent.messages.listModelMessages(created.agentId, { store });

@@ -17,4 +17,5 @@ runStoreConformance('sqlite', () => createSqliteStore({ path: join(root, `store-
   },
   requireApprovals: true,
   requireCheckpointCommit: true,
+  requireStepCommit: true,
 });

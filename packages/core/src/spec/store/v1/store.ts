@@ -159,6 +159,25 @@ export interface RunEventsStore {
   waitForAppend?(runId: string, afterOffset: number, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
 }
 
+/** One step's writes for `AgentStore.commitStep`: a checkpoint save and the run's new events. */
+export interface StepCommit {
+  agentId: string;
+  /** Stored as `checkpoints.putBlobs` would. */
+  blobs: ReadonlyArray<CheckpointBlob>;
+  /** Applied to the agent row as `agents.update` would (moves `checkpointRoot`). */
+  agentPatch: Partial<Omit<AgentRecord, 'agentId'>>;
+  runId: string;
+  /** Appended to the run's log as `runEvents.append` would, after its last event; may be empty. */
+  events: ReadonlyArray<RunEvent>;
+}
+
+export interface StepCommitResult {
+  /** The updated agent row. */
+  agent: AgentRecord;
+  /** The run log's last offset after the append (as `runEvents.append` returns it). */
+  lastOffset: number;
+}
+
 /** A complete store: four small interfaces (and optional approvals), which `composeStore` can take from different backends. */
 export interface AgentStore {
   agents: AgentsStore;
@@ -181,6 +200,17 @@ export interface AgentStore {
    * `checkpoints` were replaced, it must make those two calls on the copy's parts instead.
    */
   commitCheckpoint?(agentId: string, blobs: ReadonlyArray<CheckpointBlob>, patch: Partial<Omit<AgentRecord, 'agentId'>>): Promise<AgentRecord>;
+  /**
+   * Optional: a checkpoint save together with the run events written since the last write, as one
+   * transaction: `commitCheckpoint(agentId, blobs, agentPatch)` and `runEvents.append(runId, events)`
+   * (with `events` possibly empty), both or neither. The runtime uses it for each step's saves when
+   * present, so the step's pending events cost no transaction of their own; without it, it appends
+   * the events and then commits the checkpoint. The same rules as `commitCheckpoint` (a bad hash or a
+   * missing agent writes nothing); only for a store whose `agents`, `checkpoints` and `runEvents`
+   * are one backend: `composeStore` leaves it out, and called on a copy whose parts were replaced it
+   * must make the separate calls on the copy's parts instead.
+   */
+  commitStep?(step: StepCommit): Promise<StepCommitResult>;
   /** Whether other processes may share this store (then stream() tails the log by polling). */
   readonly shared?: boolean;
   close?(): Promise<void> | void;
