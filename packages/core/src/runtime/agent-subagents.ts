@@ -3,7 +3,7 @@ import type { ModelSelection } from '../spec/provider/v1/index.js';
 import type { AgentRecord, AgentStore } from '../spec/store/v1/index.js';
 import type { ToolDefinition, ToolExecutionContext } from '../spec/tool/v1/index.js';
 import { builtInSubagentTypes, inlineSubagentTypes, mergeSubagentTypes, type SubagentType } from '../subagents/definitions.js';
-import type { TaskInput } from '../subagents/task-tool.js';
+import { type TaskInput, taskToolDescription } from '../subagents/task-tool.js';
 import { TaskSlots } from '../subagents/task-slots.js';
 import type { AgentOptions } from './agent-options.js';
 import type { AgentRuntime } from './agent-runtime.js';
@@ -74,7 +74,6 @@ export class AgentSubagents {
       return list;
     }
     const types = await this.types();
-    const { taskToolDescription } = await import('../subagents/task-tool.js');
     const tool = source[index] as ToolDefinition;
     list[index] = { ...tool, description: taskToolDescription(types), execute: (input: TaskInput, context: ToolExecutionContext) => this.execute(input, context, types) };
     return list;
