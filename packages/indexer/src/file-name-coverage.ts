@@ -16,14 +16,17 @@ const sourceRoot = /^(src|lib|source)$/i;
 const namingFolders = (segments: string[]) => segments.slice(0, -1).reverse().filter((segment) => !sourceRoot.test(segment));
 
 /**
- * The file name without its last extension (`.d.ts` counts as one), so a role suffix stays a name
- * part: `durability.test.ts` -> `durability.test` (parts `durability`, `test`).
+ * The file name without its extensions and role suffix (`durability.test.ts` -> `durability`),
+ * index-like names by their folder.
  */
 export function fileStem(path: string): string {
   const segments = path.split('/');
-  const stem = (segments.at(-1) ?? '').replace(/(\.d)?\.[^.]*$/, '');
+  const stem = (segments.at(-1) ?? '').replace(/\..*$/, '');
   return indexLike.test(stem) ? (namingFolders(segments)[0] ?? stem) : stem;
 }
+
+/** The role suffix of a file name, `test` of `durability.test.ts`, `e2e` of `mcp.e2e.test.ts`. */
+const roleSuffix = (base: string) => base.split('.').slice(1, -1).join('-');
 
 /**
  * Words the query writes as file names: a word with an extension (`stores.md`, `run-plan.ts`), a
@@ -45,21 +48,66 @@ export function fileMentions(query: string): Set<string> {
  */
 const mentionedFile = 2;
 
+/** The query's mention of this file (its name or stem as the query writes it), if any. */
+function mentionOf(base: string, query: QueryWords): string | undefined {
+  if (query.fileNames.has(base)) return base;
+  const stem = base.replace(/\.[^.]*$/, '');
+  return query.fileNames.has(stem) ? stem : undefined;
+}
+
 /**
- * 0..2 for one file: `mentionedFile` when the query names it as a file (see `fileMentions`), else
- * the coverage of its stem when that has two parts or more — a one-word file name (`values.js`,
- * `map.js`) is a word any query may use (ramda lost 0.01 file R@10 counting them) — or, for a
- * one-word name, 1 when the query names its folder too (`docs/indexer.md` for "docs: indexer …").
+ * 0..1 for one file: the coverage of its stem when that has two parts or more — a one-word file
+ * name (`values.js`, `map.js`) is a word any query may use (ramda lost 0.01 file R@10 counting
+ * them) — or, for a one-word name, 1 when the query names a second word of it too.
  */
 export function fileNameCoverage(path: string, query: QueryWords): number {
   const segments = path.split('/');
   const base = segments.at(-1) ?? '';
-  if (query.fileNames.has(base) || query.fileNames.has(base.replace(/\.[^.]*$/, ''))) return mentionedFile;
   const stem = fileStem(path);
   const parts = nameParts(stem);
   if (parts.length >= 2) return nameCoverage(stem, query);
-  // A folder that repeats the name (`apps/cli/src/cli.ts`, `modes/src/modes.ts`) is no second word.
+  if (parts.length !== 1) return 0;
+  // One word is a word any query may use: it counts with a second one the query names too — the
+  // role suffix (`durability.test.ts` for "durability tests": a test, not every test file for
+  // "cli tests") or the folder (a folder that repeats the name, `apps/cli/src/cli.ts`, is no
+  // second word).
+  const suffix = roleSuffix(base);
+  if (suffix && nameCoverage(`${stem}-${suffix}`, query) === 1) return 1;
   const folder = namingFolders(segments).filter((segment) => segment.toLowerCase() !== stem.toLowerCase())[0];
-  if (parts.length === 1 && folder) return nameCoverage(`${folder}-${stem}`, query) === 1 ? 1 : 0;
-  return 0;
+  return folder && nameCoverage(`${folder}-${stem}`, query) === 1 ? 1 : 0;
+}
+
+/**
+ * Whether a file the query mentions by a name other candidates share is the one meant: the one at
+ * the root ("README" is the repository's README) or one whose folder the query names too ("server:
+ * … README" is `packages/server/README.md`).
+ */
+function singledOut(path: string, query: QueryWords): boolean {
+  const segments = path.split('/');
+  if (segments.length === 1) return true;
+  const folder = namingFolders(segments)[0];
+  return folder !== undefined && nameCoverage(folder, query) === 1;
+}
+
+/**
+ * File-name coverage of every candidate file (0..`mentionedFile`). A file the query writes out by
+ * name gets `mentionedFile`; when several candidates have that name, only the one the query singles
+ * out does, the others share it: "README" names none of ten packages' README.md files in particular.
+ */
+export function fileNameCoverages(paths: Iterable<string>, query: QueryWords): Map<string, number> {
+  const coverages = new Map<string, number>();
+  const mentioned = new Map<string, string[]>();
+  for (const path of paths) {
+    if (coverages.has(path)) continue;
+    const mention = query.fileNames.size > 0 ? mentionOf(path.slice(path.lastIndexOf('/') + 1), query) : undefined;
+    if (mention) mentioned.set(mention, [...(mentioned.get(mention) ?? []), path]);
+    coverages.set(path, fileNameCoverage(path, query));
+  }
+  for (const files of mentioned.values()) {
+    for (const path of files) {
+      const mention = files.length === 1 || singledOut(path, query) ? mentionedFile : mentionedFile / files.length;
+      coverages.set(path, Math.max(coverages.get(path) ?? 0, mention));
+    }
+  }
+  return coverages;
 }

@@ -1,4 +1,4 @@
-import { fileMentions, fileNameCoverage } from './file-name-coverage.js';
+import { fileMentions, fileNameCoverages } from './file-name-coverage.js';
 import { stem } from './stem.js';
 import { codeTokens, identifierParts, isStopWord } from './tokenize.js';
 
@@ -102,16 +102,10 @@ export function rerankByNameCoverage(
 ): RankedHit[] {
   const best = Math.max(...hits.map((hit) => -hit.score), Number.EPSILON);
   const scoreNames = query.words.length > 0;
-  const fileNames = new Map<string, number>();
-  const fileCoverage = (path: string | undefined) => {
-    if (!path || !scoreNames) return 0;
-    let coverage = fileNames.get(path);
-    if (coverage === undefined) {
-      coverage = fileNameCoverage(path, query);
-      fileNames.set(path, coverage);
-    }
-    return coverage;
-  };
+  const paths: string[] = [];
+  if (scoreNames) for (const hit of hits) { const path = pathOf(hit.id); if (path !== undefined) paths.push(path); }
+  const fileNames = fileNameCoverages(paths, query);
+  const fileCoverage = (path: string | undefined) => (path === undefined ? 0 : (fileNames.get(path) ?? 0));
   return hits
     .map((hit, order) => {
       const bm25 = -hit.score / best;

@@ -75,6 +75,33 @@ describe('search prefers source', () => {
   });
 });
 
+describe('files the query names', () => {
+  const lease = 'export function acquireLease(run: string, owner: string) {\n  // a lease is held by run and owner until it expires\n  return { run, owner, expiresAt: Date.now() + 30_000 };\n}\n';
+  const notes = '# Stores\n\nA lease is held by run and owner; its expiry is read on the store clock.\n';
+
+  it('ranks a file the query writes out, or names by folder and name, above source with the same words', async () => {
+    const { index } = await indexed({ 'src/lease.ts': lease, 'docs/stores.md': notes, 'packages/server/README.md': notes, 'README.md': '# Cairn\n\nstores and leases\n' });
+    // Without a file name, the implementation comes first.
+    expect((await index.search('a lease is held by run and owner', { limit: 5 }))[0]?.path).toBe('src/lease.ts');
+    expect((await index.search('stores.md: a lease is held by run and owner', { limit: 5 }))[0]?.path).toBe('docs/stores.md');
+    expect((await index.search('docs: stores lease held by run and owner', { limit: 5 }))[0]?.path).toBe('docs/stores.md');
+    // A name several files share: the one the query singles out by its folder.
+    expect((await index.search('server: README on a lease held by run and owner', { limit: 5 }))[0]?.path).toBe('packages/server/README.md');
+  });
+
+  it('ranks the test file named by its name and role above the implementation', async () => {
+    // The implementation says the query's words more often; only the test file's name says "durability".
+    const { index } = await indexed({
+      'src/checkpoints.ts': 'export function moveOn(row: { step: number }) {\n  // the agent row follows checkpoints: each checkpoint moves the agent row on\n  return { ...row, step: row.step + 1 };\n}\n',
+      'test/durability.test.ts': "it('moves the agent row on', () => {\n  expect(moveOn({ step: 1 }).step).toBe(2);\n});\n",
+    });
+    const results = await index.search('durability tests: the agent row follows checkpoints', { limit: 5 });
+    expect(results[0]?.path).toBe('test/durability.test.ts');
+    // "tests" alone names no one-word test file: the implementation first.
+    expect((await index.search('tests: the agent row follows checkpoints', { limit: 5 }))[0]?.path).toBe('src/checkpoints.ts');
+  });
+});
+
 describe('result shape', () => {
   it('labels a result with the name the query matched, shows the matched lines and the score parts', async () => {
     const helpers = [
