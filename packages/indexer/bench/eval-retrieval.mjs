@@ -309,7 +309,9 @@ async function indexerAtRef(ref) {
     execFileSync('git', ['archive', '--format=tar', '-o', archive, commit, 'packages/indexer/src'], { cwd: root });
     execFileSync('tar', ['-xf', archive, '-C', dir]);
     const { build } = await import('tsup');
-    const external = [/^@cairn\//, ...Object.keys(JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).dependencies)];
+    const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+    // devDependencies too: a ref may import one at run time (chunk-worker-url.ts loads tsup from the sources).
+    const external = [/^@cairn\//, ...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})];
     const src = join(dir, 'packages/indexer/src');
     // Refs with parse workers (after 12b9f29) load dist/chunk-worker.js beside the entry.
     const entry = { index: join(src, 'index.ts'), ...(existsSync(join(src, 'chunk-worker.ts')) ? { 'chunk-worker': join(src, 'chunk-worker.ts') } : {}) };
