@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentStore, composeStore, createMemoryStore, type RunEvent } from '../src/index.js';
+import { type AgentStore, composeStore, createMemoryStore, defineTool, type RunEvent, type TokenUsage } from '../src/index.js';
 import { setup, tempWorkspace } from './helpers.js';
 
 /** A memory store counting its writes; `withStepCommit: false` is the same store without `commitStep` (the fallback path). */
@@ -28,8 +28,18 @@ const turns = [
 ];
 
 async function runWith(withStepCommit: boolean) {
-  const { Agent, model } = setup(turns);
   const { store, writes, inner } = countingStore(withStepCommit);
+  // What a reader of another process finds in the run row while the tool runs (after the calls' save).
+  const usageSeenByTools: Array<TokenUsage | undefined> = [];
+  const echo = defineTool({
+    id: 'echo', name: 'echo', description: 'Echo the text back.', readOnly: true, category: 'custom',
+    inputSchema: { jsonSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+    async execute({ text }: { text: string }, context) {
+      usageSeenByTools.push((await inner.runs.get(context.runId))?.usage);
+      return `echo: ${text}`;
+    },
+  });
+  const { Agent, model } = setup(turns, [echo]);
   const agent = await Agent.create({ model: 'scripted/scripted-model', local: { cwd: await tempWorkspace(), store } });
   writes.length = 0;
   const run = await agent.send('go');
@@ -39,7 +49,7 @@ async function runWith(withStepCommit: boolean) {
   const agentRow = await inner.agents.get(agent.agentId);
   const record = await inner.runs.get(run.id);
   await agent.close();
-  return { result, writes, logged, agentRow, record };
+  return { result, writes, logged, agentRow, record, usageSeenByTools };
 }
 
 /** An event without what differs between two runs (ids, times, durations). */
@@ -61,6 +71,15 @@ describe('a step\'s events go with its checkpoint (AgentStore.commitStep)', () =
     expect(folded.writes.filter((write) => write === 'append').length).toBeLessThan(separate.writes.filter((write) => write === 'append').length);
     expect(folded.logged.map((event) => event.offset)).toEqual(folded.logged.map((_, index) => index + 1));
     expect(folded.logged.map((event) => shapeOf(event.event))).toEqual(separate.logged.map((event) => shapeOf(event.event)));
+    // Each tool turn's usage goes to the run row in its calls' commit: two run-row writes fewer, the same totals.
+    const runUpdates = (run: typeof folded) => run.writes.filter((write) => write === 'runs.update').length;
+    expect(runUpdates(separate) - runUpdates(folded)).toBe(2);
+    expect(folded.record?.usage?.totalTokens).toBeGreaterThan(0);
+    expect(folded.record?.usage).toEqual(separate.record?.usage);
+    // Mid-run the row holds the total so far, including the turn that called the tool, either way.
+    expect(folded.usageSeenByTools).toHaveLength(2);
+    expect(folded.usageSeenByTools).toEqual(separate.usageSeenByTools);
+    expect(folded.usageSeenByTools[1]?.totalTokens).toBeGreaterThan(folded.usageSeenByTools[0]?.totalTokens ?? Number.POSITIVE_INFINITY);
     // The agent row points at the run's final checkpoint.
     for (const run of [folded, separate]) expect(run.agentRow?.checkpointRoot).toBe(run.record?.checkpointAfter);
   });

@@ -116,6 +116,11 @@ export interface RunMachineContext {
   resume?: RunResumePoint;
   /** The current turn's tool calls are the saved conversation's (a resume at them): checking saves nothing first. */
   callsSaved?: boolean;
+  /**
+   * This turn as an assistant message with its tool calls, built once: the calls' checkpoint and the
+   * step's results share the object, so the next save knows it is saved without hashing it again.
+   */
+  turnMessage?: ModelMessage;
 }
 
 export type RunMachineEvent =
@@ -168,6 +173,8 @@ export interface StreamModelInput {
   step: number;
   mode: string;
   messages: ModelMessage[];
+  /** The run's usage before this call (what a turn's usage adds to). */
+  usage: TokenUsage;
   stepReminder?: string;
   sink: TurnSink;
 }
@@ -181,6 +188,8 @@ export interface CheckToolCallsInput {
    * stops mid-tool leaves calls a resume can answer. Absent when they are saved already (a resume).
    */
   save?: ModelMessage[];
+  /** The run's usage with this turn's, when the turn reported usage: stored with the save where the store commits steps. */
+  usage?: TokenUsage;
 }
 
 export interface CheckToolCallsOutput {

@@ -152,6 +152,13 @@ describe('run machine', () => {
     expect(saves.map((save) => save.messages.length)).toEqual([1, 2, 3]);
   });
 
+  it('the calls\' checkpoint and the next step\'s share the assistant message object (no second hash of it)', async () => {
+    const { actor, saves } = start({ turns: [toolTurn('a'), textTurn('done')] });
+    const done = await settled(actor);
+    expect(saves[1]?.messages[1]).toBe(saves[2]?.messages[1]);
+    expect(done.output?.messages[1]).toBe(saves[1]?.messages[1]);
+  });
+
   it('enters compacting when preparing says so, then saves the compacted conversation', async () => {
     const { actor, saves } = start({ turns: [toolTurn('a'), textTurn('done')], compactAt: [2] });
     const done = await settled(actor);

@@ -30,7 +30,7 @@ const failWith = (code: string) => ({ target: '#run.failed', actions: { type: 'f
 
 /** The conversation with this step's assistant turn (and its tool calls) appended. */
 function withAssistantTurn(context: RunMachineContext, includeToolCalls: boolean): ModelMessage[] {
-  const assistant = turnToAssistantMessage(context.turn, { includeToolCalls });
+  const assistant = includeToolCalls && context.turnMessage ? context.turnMessage : turnToAssistantMessage(context.turn, { includeToolCalls });
   return assistant ? [...context.messages, assistant] : context.messages;
 }
 
@@ -78,11 +78,12 @@ export const runMachine = setup({
     lastSwitchApproval: ({ context, event }) => isLastOpen(context, event) && context.approvals.some((request) => request.kind !== 'tool'),
   },
   actions: {
-    countStep: assign({ step: ({ context }) => context.step + 1, turn: () => emptyTurn(), sink: () => ({ current: emptyTurn() }), checked: () => ({}), outcomes: () => ({}), callsSaved: () => false }),
+    countStep: assign({ step: ({ context }) => context.step + 1, turn: () => emptyTurn(), sink: () => ({ current: emptyTurn() }), checked: () => ({}), outcomes: () => ({}), callsSaved: () => false, turnMessage: () => undefined }),
     recordTurn: assign(({ context, event }) => {
       if (event.type !== 'model.done' && event.type !== 'model.failed') return {};
       const text = turnText(event.turn);
-      return { turn: event.turn, ...turnUsage(context, event.turn), ...(text ? { lastText: text } : {}) };
+      const turnMessage = event.type === 'model.done' && turnToolCalls(event.turn).length > 0 ? turnToAssistantMessage(event.turn, { includeToolCalls: true }) : undefined;
+      return { turn: event.turn, ...turnUsage(context, event.turn), ...(text ? { lastText: text } : {}), ...(turnMessage ? { turnMessage } : {}) };
     }),
     appendFinalTurn: assign({ messages: ({ context }) => withAssistantTurn(context, false) }),
     appendStepResults: assign(({ context }) => {
@@ -215,7 +216,7 @@ export const runMachine = setup({
       },
       invoke: {
         src: 'streamModel',
-        input: ({ context }) => ({ step: context.step, mode: context.mode, messages: context.messages, sink: context.sink, ...(context.stepReminder ? { stepReminder: context.stepReminder } : {}) }),
+        input: ({ context }) => ({ step: context.step, mode: context.mode, messages: context.messages, usage: context.usage, sink: context.sink, ...(context.stepReminder ? { stepReminder: context.stepReminder } : {}) }),
         onError: failWith('stream_failed'),
       },
     },
@@ -227,7 +228,10 @@ export const runMachine = setup({
         checking: {
           invoke: {
             src: 'checkToolCalls',
-            input: ({ context }) => ({ step: context.step, mode: context.mode, turn: context.turn, ...(context.callsSaved ? {} : { save: withAssistantTurn(context, true) }) }),
+            input: ({ context }) => ({
+              step: context.step, mode: context.mode, turn: context.turn,
+              ...(context.callsSaved ? {} : { save: withAssistantTurn(context, true), ...(hasUsageFigures(context.turn.usage) ? { usage: context.usage } : {}) }),
+            }),
             onDone: [
               { guard: ({ event }) => event.output.approvals.length > 0, target: '#run.awaitingApproval', actions: assign(({ event }) => ({ checked: event.output.checked, approvals: event.output.approvals })) },
               { target: 'running', actions: assign({ checked: ({ event }) => event.output.checked }) },

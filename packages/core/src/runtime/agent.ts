@@ -478,7 +478,7 @@ export class CairnAgent {
       onModeChanged: (next) => {
         this.currentMode = next;
       },
-      onTurnUpdate: (run, update) => recordTurnUsage(this.store, run, update),
+      onTurnUpdate: async (run, update) => recordTurnUsage(run, update),
     };
   }
 

@@ -16,6 +16,6 @@ export function checkpointWrites(store: AgentStore, agentId: string, moveTo: (ro
   if (!commitStep) return pointer;
   return {
     ...pointer,
-    commitStep: async (blobs, root, mode, run) => saved((await commitStep({ agentId, blobs, agentPatch: moveTo(root, mode), runId: run.runId, events: run.events })).agent),
+    commitStep: async (blobs, root, mode, run) => saved((await commitStep({ agentId, blobs, agentPatch: moveTo(root, mode), ...run })).agent),
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../spec/events/v1/index.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { CheckpointStore } from '../spec/store/v1/index.js';
 import { hashBlob } from '../store/blob-hash.js';
@@ -209,5 +210,36 @@ describe('ConversationCheckpointer', () => {
     expect(() => new ConversationCheckpointer(createMemoryCheckpointStore(), { root: null, messages: [] }, { onSave: async () => undefined, commit: async () => undefined })).toThrow(
       /takes onSave or commit, not both/,
     );
+  });
+});
+
+describe('ConversationCheckpointer with a run log (a step\'s events and run row in its commit)', () => {
+  const log = (taken: string[][]) => ({
+    runId: 'run-1',
+    flush: async () => undefined,
+    commitWith: async <T>(write: (events: RunEvent[]) => Promise<T>) => {
+      taken.push(['commitWith']);
+      return write([]);
+    },
+  });
+
+  it('commits the run patch with the blobs, and with no blob to the same root when nothing else changed', async () => {
+    const taken: string[][] = [];
+    const commits: Array<{ blobs: number; root: string; runPatch?: unknown }> = [];
+    const checkpointer = new ConversationCheckpointer(createMemoryCheckpointStore(), { root: null, messages: [] }, {
+      onSave: async () => undefined,
+      commitStep: async (blobs, root, _mode, run) => void commits.push({ blobs: blobs.length, root, ...(run.runPatch ? { runPatch: run.runPatch } : {}) }),
+    });
+    const messages = [text('one')];
+    const root = await checkpointer.save(messages, {}, 'agent', { log: log(taken), runPatch: { updatedAt: 1 } });
+    expect(await checkpointer.save(messages, {}, 'agent', { log: log(taken), runPatch: { updatedAt: 2 } })).toBe(root);
+    expect(await checkpointer.save(messages, {}, 'agent', { log: log(taken) })).toBe(root);
+    expect(commits).toEqual([{ blobs: 2, root, runPatch: { updatedAt: 1 } }, { blobs: 0, root, runPatch: { updatedAt: 2 } }]);
+  });
+
+  it('refuses a run patch it could not write in the commit (no log, or a store without commitStep)', async () => {
+    const plain = new ConversationCheckpointer(createMemoryCheckpointStore(), { root: null, messages: [] }, { onSave: async () => undefined });
+    expect(plain.commitsSteps).toBe(false);
+    await expect(plain.save([text('one')], {}, 'agent', { log: log([]), runPatch: { updatedAt: 1 } })).rejects.toThrow(/runPatch needs a log and a store that commits steps/);
   });
 });

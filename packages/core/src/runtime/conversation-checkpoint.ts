@@ -3,7 +3,7 @@ import { putCheckpointBlobs } from '../store/checkpoint-commit.js';
 import type { JSONValue } from '../spec/json.js';
 import type { RunEvent } from '../spec/events/v1/index.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
-import type { CheckpointBlob, CheckpointStore } from '../spec/store/v1/index.js';
+import type { CheckpointBlob, CheckpointStore, RunRecord } from '../spec/store/v1/index.js';
 
 /**
  * A conversation checkpoint root. Roots form a chain: each adds the messages appended since its
@@ -111,7 +111,24 @@ export interface CheckpointerOptions {
    * As `commit`, with a run's waiting events in the same transaction (`AgentStore.commitStep`), for
    * saves given a `log`. Without it such a save writes the log's events first, then the checkpoint.
    */
-  commitStep?: (blobs: CheckpointBlob[], root: string, mode: string, run: { runId: string; events: RunEvent[] }) => Promise<unknown>;
+  commitStep?: (blobs: CheckpointBlob[], root: string, mode: string, run: StepRunWrites) => Promise<unknown>;
+}
+
+/** What a step's commit writes for its run: the waiting events, and a patch of the run's row (the turn's usage). */
+export interface StepRunWrites {
+  runId: string;
+  events: RunEvent[];
+  runPatch?: Partial<Omit<RunRecord, 'runId' | 'agentId'>>;
+}
+
+/** The options of one save. */
+export interface SaveOptions {
+  /** Aborted: the save rejects with its reason and the pointer stays where it was. */
+  signal?: AbortSignal;
+  /** The run's event log: its waiting events are written with the save (see `save`). */
+  log?: StepEventLog;
+  /** With `log`, on a store that commits steps (`commitsSteps`): a patch of the run's row in the same transaction. */
+  runPatch?: StepRunWrites['runPatch'];
 }
 
 /**
@@ -152,15 +169,23 @@ export class ConversationCheckpointer {
     return this.root;
   }
 
+  /** Whether a save given a `log` writes its events (and `runPatch`) in the checkpoint's transaction. */
+  get commitsSteps(): boolean {
+    return this.options.commitStep !== undefined;
+  }
+
   /**
    * Save after the saves before it; resolves to the root the agent row now points at. With `log`,
    * the run's events waiting in it are written before the pointer moves: in the same transaction
    * where the store can (`commitStep`), else just before it.
    */
-  save(messages: ModelMessage[], state: Record<string, unknown>, mode: string, options: { signal?: AbortSignal; log?: StepEventLog } = {}): Promise<string> {
+  save(messages: ModelMessage[], state: Record<string, unknown>, mode: string, options: SaveOptions = {}): Promise<string> {
+    if (options.runPatch && !(options.log && this.commitsSteps)) {
+      return Promise.reject(new TypeError('ConversationCheckpointer.save: runPatch needs a log and a store that commits steps (commitsSteps); otherwise update the run row yourself.'));
+    }
     // Captured now: the caller goes on changing its arrays and tool state while earlier saves run.
     const snapshot = { messages: messages.slice(), state: Object.keys(state).length === 0 ? null : encoder.encode(JSON.stringify(state)), mode };
-    const next = this.last.then(() => this.write(snapshot, options.signal, options.log));
+    const next = this.last.then(() => this.write(snapshot, options));
     this.last = next.catch(() => undefined);
     return next;
   }
@@ -170,20 +195,25 @@ export class ConversationCheckpointer {
     await this.last;
   }
 
-  private async write(snapshot: { messages: ModelMessage[]; state: Uint8Array | null; mode: string }, signal: AbortSignal | undefined, log: StepEventLog | undefined): Promise<string> {
+  private async write(snapshot: { messages: ModelMessage[]; state: Uint8Array | null; mode: string }, options: SaveOptions): Promise<string> {
+    const { signal } = options;
     signal?.throwIfAborted();
     const { messages, mode } = snapshot;
     const extendsSaved = await this.extendsSaved(messages);
     const state = snapshot.state && { hash: await hashBlob(snapshot.state), data: snapshot.state };
     const stateHash = state?.hash ?? null;
-    // Nothing new since the last save: keep the root (no blob, no agent row update).
-    if (extendsSaved && messages.length === this.saved.length && this.root && stateHash === this.savedState && mode === this.savedMode) return this.root;
+    // Nothing new since the last save: keep the root (no blob, no agent row update), unless a run
+    // patch must be committed (then with no blob, to the same root).
+    if (extendsSaved && messages.length === this.saved.length && this.root && stateHash === this.savedState && mode === this.savedMode) {
+      if (options.runPatch && options.log && this.commitsSteps) await this.persist([], this.root, mode, options);
+      return this.root;
+    }
     const added = await Promise.all((extendsSaved ? messages.slice(this.saved.length) : messages).map(encodeBlob));
     const node: CheckpointRoot = { v: 1, parent: extendsSaved ? this.root : null, append: added.map((blob) => blob.hash), state: stateHash, mode, length: messages.length };
     const rootBlob = await encodeBlob(node);
     // The state blob was written by the save that introduced it; the root is always new.
     const blobs = uniqueBlobs([...added, ...(state && stateHash !== this.savedState ? [state] : []), rootBlob]);
-    await this.persist(blobs, rootBlob.hash, mode, signal, log);
+    await this.persist(blobs, rootBlob.hash, mode, options);
     remember(this.store, rootBlob.hash, { messages, stateHash, mode });
     this.root = rootBlob.hash;
     this.savedHashes = extendsSaved ? [...this.savedHashes, ...node.append] : node.append.slice();
@@ -194,11 +224,12 @@ export class ConversationCheckpointer {
   }
 
   /** Writes the blobs and moves the pointer; an abort seen before the move leaves the pointer alone. */
-  private async persist(blobs: CheckpointBlob[], root: string, mode: string, signal: AbortSignal | undefined, log: StepEventLog | undefined): Promise<void> {
+  private async persist(blobs: CheckpointBlob[], root: string, mode: string, options: SaveOptions): Promise<void> {
     const { commit, commitStep, onSave } = this.options;
+    const { signal, log, runPatch } = options;
     if (log && commitStep) {
       signal?.throwIfAborted();
-      await log.commitWith((events) => commitStep(blobs, root, mode, { runId: log.runId, events }));
+      await log.commitWith((events) => commitStep(blobs, root, mode, { runId: log.runId, events, ...(runPatch ? { runPatch } : {}) }));
       return;
     }
     // The step's events before its checkpoint, as when they were written on their own.

@@ -9,6 +9,7 @@ import { CairnError } from '../spec/errors/index.js';
 import { runStopHooks } from '../hooks/stop-hooks.js';
 import { turnToAssistantMessage } from '../machine/turn-to-message.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
+import type { RunRecord } from '../spec/store/v1/index.js';
 import { compactIfNeeded, needsCompaction } from './compaction-step.js';
 import { modeReminderText } from './mode-switch.js';
 import { awaitApprovals } from './run-approvals.js';
@@ -42,7 +43,9 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
       saveCheckpoint: fromPromise(({ input, signal }: { input: SaveCheckpointInput; signal: AbortSignal }) => saveStep(plan, input.messages, input.mode, signal)),
       streamModel: callbackActor<StreamModelInput>((input, signal, send) => streamStep(scope, input, signal, send), 'stream_failed'),
       checkToolCalls: fromPromise(async ({ input, signal }: { input: CheckToolCallsInput; signal: AbortSignal }) => {
-        if (input.save) await saveStep(plan, input.save, input.mode, signal);
+        // The turn's usage goes to the run row in the same commit where the store commits steps (else finishTurn wrote it).
+        const runPatch = input.usage && plan.checkpointer.commitsSteps ? { usage: input.usage, updatedAt: Date.now() } : undefined;
+        if (input.save) await saveStep(plan, input.save, input.mode, signal, runPatch);
         return checkToolCalls(scope, input, signal);
       }),
       executeTools: callbackActor<ExecuteToolsInput>((input, signal, send) => executeTools(scope, input, signal, send), 'tool_execution_failed'),
@@ -87,9 +90,9 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
  * (one store transaction where the store has `commitStep`). A failure without a code of its own
  * ends the run with `checkpoint_failed`.
  */
-async function saveStep(plan: RunPlan, messages: ModelMessage[], mode: string, signal: AbortSignal): Promise<void> {
+async function saveStep(plan: RunPlan, messages: ModelMessage[], mode: string, signal: AbortSignal, runPatch?: Partial<RunRecord>): Promise<void> {
   try {
-    await plan.checkpointer.save(messages, plan.state, mode, { signal, log: plan.log });
+    await plan.checkpointer.save(messages, plan.state, mode, { signal, log: plan.log, ...(runPatch ? { runPatch } : {}) });
   } catch (error) {
     if (signal.aborted || typeof (error as { code?: unknown })?.code === 'string') throw error;
     throw new CairnError(`Saving the conversation checkpoint failed: ${error instanceof Error ? error.message : String(error)}`, { code: 'checkpoint_failed', cause: error });

@@ -6,13 +6,14 @@ import { addUsage, emptyUsage } from './token-usage.js';
 
 /**
  * `run.usage` is the running total while the run is in flight: each turn that reported usage adds
- * to the run's record (in the store too, so Agent.getRun readers see it).
+ * to the run's record in this process. The run executor writes the same total to the store (with
+ * the step's checkpoint, or on its own: run-stream-step.ts), so Agent.getRun readers see it too.
  */
-export async function recordTurnUsage(store: AgentStore, run: Run, update: InteractionUpdate): Promise<void> {
+export function recordTurnUsage(run: Run, update: InteractionUpdate): void {
   if (update.type !== 'turn-ended' || !update.usage) return;
   const turn = { ...update.usage, totalTokens: update.usage.totalTokens ?? update.usage.inputTokens + update.usage.outputTokens };
   const usage = addUsage(run.usage ?? emptyUsage(), turn);
-  run.updateRecord(await store.runs.update(run.id, { usage, updatedAt: Date.now() }));
+  run.updateRecord({ ...run.currentRecord(), usage, updatedAt: Date.now() });
 }
 
 /** The run threw (a store or checkpoint failure): end it in the store too, so streams and other processes see it end. */

@@ -8,7 +8,7 @@ import type { LanguageModelV1StreamPart } from '../spec/language-model/v1/index.
 import { stepReminderMessage } from './rules-reminders.js';
 import type { RunScope } from './run-scope.js';
 import { assistantBlocks } from './sdk-messages.js';
-import { toTokenUsage } from './token-usage.js';
+import { addUsage, toTokenUsage } from './token-usage.js';
 import { updatesForStreamPart } from './tool-call-updates.js';
 
 /**
@@ -90,6 +90,9 @@ async function finishTurn(scope: RunScope, input: StreamModelInput, turn: TurnSt
     ...(usage ? [publisher.message({ type: 'usage', usage })] : []),
     { kind: 'update', update: { type: 'turn-ended', ...(usage ? { usage } : {}) } },
   ]);
+  // The run's running total, in the store for readers of other processes: with the calls' checkpoint
+  // where the store commits steps (the checkToolCalls actor), else here, once the turn's events are.
+  if (usage && !(callsTools && plan.checkpointer.commitsSteps)) await plan.store.runs.update(plan.runId, { usage: addUsage(input.usage, usage), updatedAt: Date.now() });
   const text = turnText(turn);
   if (text) await plan.onStep?.({ step: { type: 'assistantMessage', message: { text } } });
   if (!failed && !callsTools) await completeStep(scope, input.step, turn);

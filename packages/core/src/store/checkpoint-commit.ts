@@ -28,21 +28,23 @@ export async function commitCheckpointInParts(parts: Parts, agentId: string, blo
   return parts.agents.update(agentId, patch);
 }
 
-type StepParts = Pick<AgentStore, 'agents' | 'checkpoints' | 'runEvents' | 'commitCheckpoint'>;
+type StepParts = Pick<AgentStore, 'agents' | 'checkpoints' | 'runEvents' | 'runs' | 'commitCheckpoint'>;
 
-/** As `calledOnOtherParts`, for `commitStep`, which writes the run's events too. */
-export function stepCalledOnOtherParts(caller: unknown, own: Pick<AgentStore, 'agents' | 'checkpoints' | 'runEvents'>): caller is StepParts {
+/** As `calledOnOtherParts`, for `commitStep`, which writes the run's events and row too. */
+export function stepCalledOnOtherParts(caller: unknown, own: Pick<AgentStore, 'agents' | 'checkpoints' | 'runEvents' | 'runs'>): caller is StepParts {
   const parts = caller as Partial<StepParts> | undefined;
-  return calledOnOtherParts(caller, own) || (parts?.runEvents !== undefined && parts.runEvents !== own.runEvents);
+  return calledOnOtherParts(caller, own) || (parts?.runEvents !== undefined && parts.runEvents !== own.runEvents) || (parts?.runs !== undefined && parts.runs !== own.runs);
 }
 
 /**
  * A step's writes on a store without `commitStep`: the events first, then the checkpoint (as one
- * `commitCheckpoint` where the store has it). A crash between them leaves events the conversation
- * does not have yet, never a checkpoint whose step the log lacks, as when the two were separate writes.
+ * `commitCheckpoint` where the store has it), then the run row. A crash between them leaves events
+ * the conversation does not have yet, never a checkpoint whose step the log lacks, as when they
+ * were separate writes.
  */
 export async function commitStepInParts(parts: StepParts, step: StepCommit): Promise<StepCommitResult> {
   const { lastOffset } = await parts.runEvents.append(step.runId, [...step.events]);
   const agent = parts.commitCheckpoint ? await parts.commitCheckpoint(step.agentId, step.blobs, step.agentPatch) : await commitCheckpointInParts(parts, step.agentId, step.blobs, step.agentPatch);
-  return { agent, lastOffset };
+  if (!step.runPatch) return { agent, lastOffset };
+  return { agent, lastOffset, run: await parts.runs.update(step.runId, step.runPatch) };
 }

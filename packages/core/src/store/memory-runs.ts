@@ -3,8 +3,19 @@ import { pageOf } from './memory-agents.js';
 import { applyPatch, copyRecord } from './record-copy.js';
 import { alreadyExistsError, notFoundError } from './store-errors.js';
 
-export function createMemoryRunsStore(): RunsStore {
-  const runs = new Map<string, RunRecord>();
+export type MemoryRuns = Map<string, RunRecord>;
+
+/** Synchronous (the memory store's `commitStep` does it with its other writes). */
+export function updateRun(runs: MemoryRuns, runId: string, patch: Partial<RunRecord>): RunRecord {
+  const record = runs.get(runId);
+  if (record === undefined) throw notFoundError('run', runId);
+  // The identity fields are not patchable, whatever an untyped caller passes.
+  const updated = applyPatch(record, { ...patch, runId, agentId: record.agentId });
+  runs.set(runId, updated);
+  return copyRecord(updated);
+}
+
+export function createMemoryRunsStore(runs: MemoryRuns = new Map()): RunsStore {
   return {
     async create(record) {
       if (runs.has(record.runId)) throw alreadyExistsError('run', record.runId);
@@ -15,12 +26,7 @@ export function createMemoryRunsStore(): RunsStore {
       return record === undefined ? undefined : copyRecord(record);
     },
     async update(runId, patch) {
-      const record = runs.get(runId);
-      if (record === undefined) throw notFoundError('run', runId);
-      // The identity fields are not patchable, whatever an untyped caller passes.
-      const updated = applyPatch(record, { ...patch, runId, agentId: record.agentId });
-      runs.set(runId, updated);
-      return copyRecord(updated);
+      return updateRun(runs, runId, patch);
     },
     async list(agentId, options = {}) {
       const matching = [...runs.values()].filter(

@@ -6,7 +6,8 @@ import { createMemoryAgentsStore, type MemoryAgents, updateAgent } from './memor
 import { createMemoryApprovalsStore } from './memory-approvals.js';
 import { createMemoryCheckpointStore, type MemoryBlobs, storeBlobs } from './memory-checkpoints.js';
 import { appendRunEvents, createMemoryRunEventsStore, type MemoryRunLogs } from './memory-run-events.js';
-import { createMemoryRunsStore } from './memory-runs.js';
+import { createMemoryRunsStore, type MemoryRuns, updateRun } from './memory-runs.js';
+import { notFoundError } from './store-errors.js';
 
 type MemoryStore = AgentStore & { approvals: ApprovalsStore; commitCheckpoint: NonNullable<AgentStore['commitCheckpoint']>; commitStep: NonNullable<AgentStore['commitStep']> };
 
@@ -21,9 +22,11 @@ export function createMemoryStore(): MemoryStore {
   const runLogs: MemoryRunLogs = new Map();
   const own = { agents: createMemoryAgentsStore(agentRecords), checkpoints: createMemoryCheckpointStore(blobs) };
   const runEvents = createMemoryRunEventsStore(runLogs);
+  const runRecords: MemoryRuns = new Map();
+  const runs = createMemoryRunsStore(runRecords);
   return {
     ...own,
-    runs: createMemoryRunsStore(),
+    runs,
     runEvents,
     approvals: createMemoryApprovalsStore(),
     // Synchronous from the first check to the last write, so no other task sees half of it.
@@ -35,11 +38,13 @@ export function createMemoryStore(): MemoryStore {
       return updated;
     },
     async commitStep(step) {
-      if (stepCalledOnOtherParts(this, { ...own, runEvents })) return commitStepInParts(this, step);
+      if (stepCalledOnOtherParts(this, { ...own, runEvents, runs })) return commitStepInParts(this, step);
       for (const entry of step.blobs) assertBlobHash(entry.hash);
+      if (step.runPatch && !runRecords.has(step.runId)) throw notFoundError('run', step.runId);
       const agent = updateAgent(agentRecords, step.agentId, step.agentPatch);
       storeBlobs(blobs, step.blobs);
-      return { agent, ...appendRunEvents(runLogs, step.runId, step.events) };
+      const { lastOffset } = appendRunEvents(runLogs, step.runId, step.events);
+      return step.runPatch ? { agent, lastOffset, run: updateRun(runRecords, step.runId, step.runPatch) } : { agent, lastOffset };
     },
     shared: false,
   };

@@ -1,9 +1,10 @@
-import { type AgentRecord, type AgentStore, type CheckpointBlob, calledOnOtherParts, commitCheckpointInParts, commitStepInParts, stepCalledOnOtherParts } from '@cairn/core';
+import { type AgentRecord, type AgentStore, type CheckpointBlob, type RunRecord, calledOnOtherParts, commitCheckpointInParts, commitStepInParts, stepCalledOnOtherParts } from '@cairn/core';
 import type Database from 'better-sqlite3';
 import { withBusyRetry } from './busy-retry.js';
 import { prepareAgentUpdate } from './sqlite-agents.js';
 import { checkBlobHashes, prepareBlobInsert } from './sqlite-checkpoints.js';
 import { prepareEventAppend, serialiseEvents } from './sqlite-run-events.js';
+import { prepareRunUpdate } from './sqlite-runs.js';
 
 type CommitCheckpoint = NonNullable<AgentStore['commitCheckpoint']>;
 type Parts = Pick<AgentStore, 'agents' | 'checkpoints'>;
@@ -38,19 +39,21 @@ export function createSqliteCheckpointCommit(database: Database.Database, path: 
 type CommitStep = NonNullable<AgentStore['commitStep']>;
 
 /**
- * `commitStep`: a checkpoint save and the run's waiting events in one IMMEDIATE transaction (the
- * blobs, the agent row, then the events, offsets taken under the write lock like an append's). A
- * missing agent or a full log rolls all of it back.
+ * `commitStep`: a checkpoint save, the run's waiting events and the run row's patch in one
+ * IMMEDIATE transaction (the blobs, the agent row, the events, offsets taken under the write lock
+ * like an append's, then the run row). A missing agent or run, or a full log, rolls all of it back.
  */
-export function createSqliteStepCommit(database: Database.Database, path: string, own: Pick<AgentStore, 'agents' | 'checkpoints' | 'runEvents'>): CommitStep {
+export function createSqliteStepCommit(database: Database.Database, path: string, own: Pick<AgentStore, 'agents' | 'checkpoints' | 'runEvents' | 'runs'>): CommitStep {
   const insertBlobs = prepareBlobInsert(database);
   const updateAgent = prepareAgentUpdate(database);
   const appendEvents = prepareEventAppend(database, path);
+  const updateRun = prepareRunUpdate(database);
   const commit = database
-    .transaction((agentId: string, blobs: ReadonlyArray<CheckpointBlob>, patch: Partial<AgentRecord>, runId: string, events: string[]) => {
+    .transaction((agentId: string, blobs: ReadonlyArray<CheckpointBlob>, patch: Partial<AgentRecord>, runId: string, events: string[], runPatch: Partial<RunRecord> | undefined) => {
       insertBlobs(blobs);
       const agent = updateAgent(agentId, patch);
-      return { agent, ...appendEvents(runId, events) };
+      const { lastOffset } = appendEvents(runId, events);
+      return runPatch ? { agent, lastOffset, run: updateRun(runId, runPatch) } : { agent, lastOffset };
     })
     .immediate.bind(null);
 
@@ -63,6 +66,6 @@ export function createSqliteStepCommit(database: Database.Database, path: string
     } catch (error) {
       return Promise.reject(error);
     }
-    return withBusyRetry(path, () => commit(step.agentId, step.blobs, step.agentPatch, step.runId, events));
+    return withBusyRetry(path, () => commit(step.agentId, step.blobs, step.agentPatch, step.runId, events, step.runPatch));
   };
 }

@@ -16,24 +16,27 @@ function toRow(record: RunRecord): RunRow {
   return { run_id: record.runId, agent_id: record.agentId, status: record.status, created_at: record.createdAt, record: JSON.stringify(record) };
 }
 
-export function createSqliteRunsStore(database: Database.Database, path: string): RunsStore {
-  const insert = database.prepare('INSERT INTO runs (run_id, agent_id, status, created_at, record) VALUES (@run_id, @agent_id, @status, @created_at, @record)');
+/** A run row's read-modify-write, to be called inside a write transaction (an update's own, or `commitStep`'s). */
+export function prepareRunUpdate(database: Database.Database): (runId: string, patch: Partial<RunRecord>) => RunRecord {
   const replace = database.prepare('UPDATE runs SET status = @status, created_at = @created_at, record = @record WHERE run_id = @run_id');
   // Without created_at in SET, the by-agent listing index is left alone (the common case: a status,
   // usage or result update).
   const replaceInPlace = database.prepare('UPDATE runs SET status = @status, record = @record WHERE run_id = @run_id');
   const selectOne = database.prepare<[string], RunRow>('SELECT * FROM runs WHERE run_id = ?');
+  return (runId, patch) => {
+    const row = selectOne.get(runId);
+    if (row === undefined) throw notFoundError('run', runId);
+    const updated = JSON.parse(JSON.stringify({ ...JSON.parse(row.record), ...patch, runId, agentId: row.agent_id })) as RunRecord;
+    const next = toRow(updated);
+    (next.created_at === row.created_at ? replaceInPlace : replace).run(next);
+    return updated;
+  };
+}
 
-  const update = database
-    .transaction((runId: string, patch: Partial<RunRecord>) => {
-      const row = selectOne.get(runId);
-      if (row === undefined) throw notFoundError('run', runId);
-      const updated = JSON.parse(JSON.stringify({ ...JSON.parse(row.record), ...patch, runId, agentId: row.agent_id })) as RunRecord;
-      const next = toRow(updated);
-      (next.created_at === row.created_at ? replaceInPlace : replace).run(next);
-      return updated;
-    })
-    .immediate.bind(null);
+export function createSqliteRunsStore(database: Database.Database, path: string): RunsStore {
+  const insert = database.prepare('INSERT INTO runs (run_id, agent_id, status, created_at, record) VALUES (@run_id, @agent_id, @status, @created_at, @record)');
+  const selectOne = database.prepare<[string], RunRow>('SELECT * FROM runs WHERE run_id = ?');
+  const update = database.transaction(prepareRunUpdate(database)).immediate.bind(null);
 
   // A listing has a few shapes (filters present or not, first page or not): each is prepared once.
   const listStatements = new Map<string, Database.Statement<Array<string | number>, RunRow>>();

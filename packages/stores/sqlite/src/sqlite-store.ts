@@ -30,14 +30,15 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
   const agents = createSqliteAgentsStore(database, path);
   const checkpoints = createSqliteCheckpointStore(database, path);
   const runEvents = createSqliteRunEventsStore(database, path);
+  const runs = createSqliteRunsStore(database, path);
   return {
     agents,
     checkpoints,
-    runs: createSqliteRunsStore(database, path),
+    runs,
     runEvents,
     approvals: createSqliteApprovalsStore(database, path),
     commitCheckpoint: createSqliteCheckpointCommit(database, path, { agents, checkpoints }),
-    commitStep: createSqliteStepCommit(database, path, { agents, checkpoints, runEvents }),
+    commitStep: createSqliteStepCommit(database, path, { agents, checkpoints, runEvents, runs }),
     shared: true,
     path,
     close() {

@@ -2,7 +2,7 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import { hashBlob } from '../../store/blob-hash.js';
 import { createMemoryStore } from '../../store/memory-store.js';
 import type { AgentStore, CheckpointBlob, StepCommit } from '../../spec/store/v1/store.js';
-import { agentRecord, bytesOf, rejectionCode, type StoreUnderTest, textDelta } from './records.js';
+import { agentRecord, bytesOf, rejectionCode, runRecord, type StoreUnderTest, textDelta } from './records.js';
 
 type CommitStep = NonNullable<AgentStore['commitStep']>;
 
@@ -70,6 +70,30 @@ export function stepCommitSuite(subject: StoreUnderTest, required: boolean): voi
       await commit(stepOf(await blobOf('root'), [event]));
       (event as { update: { text: string } }).update.text = 'after';
       expect((await store.runEvents.list('run-1')).events[0]?.event).toEqual(textDelta('before'));
+    });
+
+    it('applies a run patch to the run row in the same commit, and returns the updated row', async (context) => {
+      const commit = commitOf(context);
+      const store = subject.current();
+      await store.agents.put(agentRecord('agent-1'));
+      await store.runs.create(runRecord('run-1', 'agent-1'));
+      const usage = { inputTokens: 10, outputTokens: 2, cacheReadTokens: 4, cacheWriteTokens: 0, totalTokens: 12 };
+      const result = await commit(stepOf(await blobOf('root with usage'), [textDelta('u')], { runPatch: { usage, updatedAt: 1_700_000_000_900 } }));
+      const expected = runRecord('run-1', 'agent-1', { usage, updatedAt: 1_700_000_000_900 });
+      expect(result.run).toEqual(expected);
+      expect(await store.runs.get('run-1')).toEqual(expected);
+      expect(await offsetsOf(store, 'run-1')).toEqual([1]);
+    });
+
+    it('a run patch for a missing run rejects with not_found and writes nothing', async (context) => {
+      const commit = commitOf(context);
+      const store = subject.current();
+      await store.agents.put(agentRecord('agent-1'));
+      const root = await blobOf('root for no run');
+      expect(await rejectionCode(commit(stepOf(root, [textDelta('lost')], { runPatch: { updatedAt: 1 } })))).toBe('not_found');
+      expect(await store.checkpoints.hasBlob(root.hash)).toBe(false);
+      expect(await offsetsOf(store, 'run-1')).toEqual([]);
+      expect((await store.agents.get('agent-1'))?.checkpointRoot).toBeNull();
     });
 
     it('a missing agent rejects with not_found and writes neither blobs nor events', async (context) => {

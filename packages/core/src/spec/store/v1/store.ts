@@ -169,6 +169,8 @@ export interface StepCommit {
   runId: string;
   /** Appended to the run's log as `runEvents.append` would, after its last event; may be empty. */
   events: ReadonlyArray<RunEvent>;
+  /** Applied to the run's row as `runs.update` would (the turn's usage), when given. */
+  runPatch?: Partial<Omit<RunRecord, 'runId' | 'agentId'>>;
 }
 
 export interface StepCommitResult {
@@ -176,6 +178,8 @@ export interface StepCommitResult {
   agent: AgentRecord;
   /** The run log's last offset after the append (as `runEvents.append` returns it). */
   lastOffset: number;
+  /** The updated run row, when a `runPatch` was given. */
+  run?: RunRecord;
 }
 
 /** A complete store: four small interfaces (and optional approvals), which `composeStore` can take from different backends. */
@@ -202,8 +206,9 @@ export interface AgentStore {
   commitCheckpoint?(agentId: string, blobs: ReadonlyArray<CheckpointBlob>, patch: Partial<Omit<AgentRecord, 'agentId'>>): Promise<AgentRecord>;
   /**
    * Optional: a checkpoint save together with the run events written since the last write, as one
-   * transaction: `commitCheckpoint(agentId, blobs, agentPatch)` and `runEvents.append(runId, events)`
-   * (with `events` possibly empty), both or neither. The runtime uses it for each step's saves when
+   * transaction: `commitCheckpoint(agentId, blobs, agentPatch)`, `runEvents.append(runId, events)`
+   * (with `events` possibly empty) and, when given, `runs.update(runId, runPatch)`: all or none (a
+   * missing run with a `runPatch` is `not_found` too). The runtime uses it for each step's saves when
    * present, so the step's pending events cost no transaction of their own; without it, it appends
    * the events and then commits the checkpoint. The same rules as `commitCheckpoint` (a bad hash or a
    * missing agent writes nothing); only for a store whose `agents`, `checkpoints` and `runEvents`
