@@ -5,18 +5,22 @@ import { join, relative, resolve } from 'node:path';
 import type { EmbeddingModelV1 } from '@cairn/core';
 import { canonicalWorkspaceRoot, IgnoreRules, isInsideRoot, toPosix } from '@cairn/core/workspace-files';
 import type { ChunkFileOptions } from './chunk-file.js';
-import { chunkWorkerUrl } from './chunk-worker-url.js';
+import { chunkWorkerUrl, workerScriptUrl } from './chunk-worker-url.js';
 import { ChunkPool, defaultChunkWorkers } from './chunk-workers.js';
 import { embeddingModelKey } from './embed-chunks.js';
 import { WorkspaceRoles } from './file-role.js';
 import { type EmbedPendingResult, embeddingInput, embedPending } from './embed-pending.js';
 import { contentHash, merkleTree } from './hashing.js';
 import { IndexStore, type FileRecord } from './index-store.js';
-import { clearScanState, readScanState, type ScanState, stateFiles, stateListings, writeScanState } from './scan-state.js';
+import { startTreeCheck } from './parallel-tree-check.js';
+import { clearScanState, decodeScanState, readScanState, readScanStateBlob, saveScanState, type ScanState, stateFiles, stateListings, writeScanState } from './scan-state.js';
 import { loadRulesFor, readTextFile, type ScannedFile, type ScanResult, type SkipReason, scanWorkspace, trustedMtime } from './scan-workspace.js';
 import { searchChunks } from './search-chunks.js';
-import { treeMatchesState } from './tree-check.js';
+import { compareTree, firstFileOfFolders, statePath, type TreeDiff } from './tree-check.js';
 import type { Chunk, CodebaseIndex, CreateIndexOptions, IndexProgress, IndexStats, SearchOptions, SearchResult, SkippedFile, SyncOptions, SyncResult } from './types.js';
+
+/** A scan state this large (about 1 500 files) is checked on two threads by `searchFresh`. */
+const parallelCheckMinBytes = 64 * 1024;
 
 /** `$CAIRN_HOME/index/<hash of the canonical workspace path>.sqlite`. */
 export function indexDatabasePath(canonicalRoot: string, home?: string): string {
@@ -68,26 +72,127 @@ class WorkspaceIndex implements CodebaseIndex {
     this.options.onProgress?.(progress);
   }
 
+  private get limits(): { maxFileBytes: number; maxFiles: number } {
+    return { maxFileBytes: this.maxFileBytes, maxFiles: this.options.maxFiles ?? 100_000 };
+  }
+
   sync(syncOptions: SyncOptions = {}): Promise<SyncResult> {
+    return this.exclusive(() => this.syncNow(syncOptions));
+  }
+
+  /**
+   * `sync()` inside the writer queue. `known`: the state and how the tree differs from it, when the
+   * caller already compared them (searchFresh). `rootHashNow` false leaves the Merkle root (a read of
+   * the whole files table) to whoever asks for it next.
+   */
+  private async syncNow(syncOptions: SyncOptions, known?: { state: ScanState; diff: TreeDiff }, rootHashNow = true): Promise<SyncResult> {
+    const signal = syncOptions.abortSignal;
+    const limits = this.limits;
+    const state = known ? known.state : readScanState(this.store, limits);
+    // The common cases, a tree exactly as the last sync left it or with files edited in place, cost
+    // one stat per folder and file (and reading the edited files): no walk, no files table.
+    const diff = known?.diff ?? (state ? compareTree(this.cwd, state) : undefined);
+    let tree: TreeSync | undefined;
+    if (state && diff?.kind === 'same') tree = unchangedTree(state);
+    else if (state && diff?.kind === 'edited') tree = await this.applyEdits(state, diff.files, signal);
+    tree ??= await this.scanAndApply(state, limits, signal);
+    if (!tree.scan) this.progress({ phase: 'scan', files: tree.totalFiles, totalFiles: tree.totalFiles, chunks: 0, embedded: 0 });
+    const { counts, skips, totalFiles } = tree;
+    const embedding = await this.embedPending(signal);
+    const rootHash = this.rootHash(tree.unchanged, rootHashNow);
+    if (tree.scan && (!tree.unchanged || tree.scan.foldersRead > 0)) writeScanState(this.store, tree.scan, limits, skips);
+    this.progress({ phase: 'done', files: totalFiles, totalFiles, chunks: counts.chunks, embedded: embedding.embedded });
+    const skipped = skippedSummary(tree.tooLarge, skips, tree.sizeOf);
+    return {
+      ...counts, skippedFiles: skipped.total, skipped: skipped.counts, largestSkipped: skipped.largest,
+      embedded: embedding.embedded, rootHash, ...(embedding.error ? { embeddingError: embedding.error, embeddingPending: embedding.pending } : {}),
+    };
+  }
+
+  /**
+   * The Merkle root over (path, hash), stored in `meta`. '' there means "not computed since the last
+   * change": reading the files table of a 13 000-file tree and hashing it costs about 100 ms, which
+   * `updateFiles` and a `searchFresh` after an edit leave to the next `sync()` or `stats()`.
+   */
+  private rootHash(unchanged: boolean, computeNow: boolean): string {
+    const stored = this.store.getMeta('root_hash');
+    if (unchanged && stored) return stored;
+    if (!computeNow) {
+      if (stored) this.store.setMeta('root_hash', '');
+      return '';
+    }
+    const rootHash = merkleTree(this.store.files().values()).root;
+    if (rootHash !== stored) this.store.setMeta('root_hash', rootHash);
+    return rootHash;
+  }
+
+  /**
+   * The tree differs from the state only in files edited in place: read those again and bring the
+   * state's numbers up to date, in one transaction — no walk, no files table. Undefined when one of
+   * them crosses the size limit or was or becomes binary / unreadable / gone (the skipped lists
+   * change): the caller walks instead.
+   */
+  private async applyEdits(state: ScanState, files: number[], signal?: AbortSignal): Promise<TreeSync | undefined> {
+    const firstFiles = firstFileOfFolders(state);
+    const paths = files.map((file) => statePath(state, firstFiles, file));
+    if (paths.some((path, index) => path in state.skippedWhenRead || (state.fileStats[2 * (files[index] as number)] as number) > state.maxFileBytes)) return undefined;
+    const prepared = await this.prepareFiles(paths, this.store.filesByPaths(paths));
+    if (prepared.some((item) => item.type === 'remove')) return undefined;
+    signal?.throwIfAborted();
+    let indexedFiles = 0;
+    let chunks = 0;
+    prepared.forEach((item, index) => {
+      if (item.type === 'remove') return;
+      const file = files[index] as number;
+      // A file written in the last moments is recorded with mtime -1 (trustedMtime): read again next time.
+      state.fileStats[2 * file] = item.record.size;
+      state.fileStats[2 * file + 1] = item.record.mtimeMs;
+      if (item.type === 'write') {
+        indexedFiles++;
+        chunks += item.chunks.length;
+      }
+    });
+    this.store.transaction(() => {
+      this.applyPrepared(prepared);
+      saveScanState(this.store, state);
+      this.store.setMeta('root_hash', '');
+    });
+    const tree = unchangedTree(state);
+    return { ...tree, unchanged: false, counts: { ...tree.counts, indexedFiles, unchangedFiles: tree.counts.unchangedFiles - indexedFiles, chunks } };
+  }
+
+  /**
+   * `sync()` then `search()`, with the query run while the tree is checked: on a large tree a worker
+   * thread starts on the comparison (parallel-tree-check.ts), this thread queries and then joins it.
+   * The results are returned only when the tree turns out exactly as the last sync left it;
+   * otherwise the index is brought up to date and the query asked again, so an answer never
+   * predates the tree. With an embedding model it syncs first (chunks still without a vector are
+   * embedded before the query).
+   */
+  searchFresh(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+    const syncOptions = options.abortSignal ? { abortSignal: options.abortSignal } : {};
+    if (this.model) return this.sync(syncOptions).then(() => this.search(query, options));
     return this.exclusive(async () => {
-      const signal = syncOptions.abortSignal;
-      const limits = { maxFileBytes: this.maxFileBytes, maxFiles: this.options.maxFiles ?? 100_000 };
-      const state = readScanState(this.store, limits);
-      // The common case, a tree exactly as the last sync left it, costs one stat per folder and file: no walk, no files table.
-      const tree = state && treeMatchesState(this.cwd, state) ? unchangedTree(state) : await this.scanAndApply(state, limits, signal);
-      if (tree.unchanged && !tree.scan) this.progress({ phase: 'scan', files: tree.totalFiles, totalFiles: tree.totalFiles, chunks: 0, embedded: 0 });
-      const { counts, skips, totalFiles } = tree;
-      const embedding = await this.embedPending(signal);
-      const storedRoot = this.store.getMeta('root_hash');
-      const rootHash = tree.unchanged && storedRoot ? storedRoot : merkleTree(this.store.files().values()).root;
-      if (rootHash !== storedRoot) this.store.setMeta('root_hash', rootHash);
-      if (tree.scan && (!tree.unchanged || tree.scan.foldersRead > 0)) writeScanState(this.store, tree.scan, limits, skips);
-      this.progress({ phase: 'done', files: totalFiles, totalFiles, chunks: counts.chunks, embedded: embedding.embedded });
-      const skipped = skippedSummary(tree.tooLarge, skips, tree.sizeOf);
-      return {
-        ...counts, skippedFiles: skipped.total, skipped: skipped.counts, largestSkipped: skipped.largest,
-        embedded: embedding.embedded, rootHash, ...(embedding.error ? { embeddingError: embedding.error, embeddingPending: embedding.pending } : {}),
-      };
+      const blob = readScanStateBlob(this.store);
+      // Under this many bytes of state (about 1 500 files) the comparison takes a few ms: not worth a thread.
+      const workerUrl = blob && blob.length >= parallelCheckMinBytes ? await workerScriptUrl('tree-check-worker') : undefined;
+      const state = blob && decodeScanState(blob, this.limits);
+      if (!blob || !state) {
+        await this.syncNow(syncOptions, undefined, false);
+        return this.search(query, options);
+      }
+      const check = startTreeCheck(this.cwd, blob, state, workerUrl);
+      let results: SearchResult[];
+      try {
+        results = await this.search(query, options);
+      } catch (error) {
+        check.cancel();
+        throw error;
+      }
+      const diff = await check.result();
+      if (diff.kind === 'same') return results;
+      await this.syncNow(syncOptions, { state, diff }, false);
+      return this.search(query, options);
     });
   }
 
@@ -232,7 +337,8 @@ class WorkspaceIndex implements CodebaseIndex {
       for (const path of toRemove) prepared.push({ type: 'remove', path });
       this.store.transaction(() => this.applyPrepared(prepared));
       await this.embedPending();
-      this.store.setMeta('root_hash', merkleTree(this.store.files().values()).root);
+      // Computed by the next sync() or stats(): about 100 ms on a 13 000-file tree, after every edit.
+      this.store.setMeta('root_hash', '');
       return {
         indexedFiles: prepared.filter((item) => item.type === 'write').length,
         removedFiles: prepared.filter((item) => item.type === 'remove' && stored.has(item.path)).length,
@@ -312,7 +418,9 @@ class WorkspaceIndex implements CodebaseIndex {
       }
     }
     const model = this.store.getMeta('embedding_model');
-    return { dbPath: this.dbPath, ...counts, bytesOnDisk, rootHash: this.store.getMeta('root_hash') ?? '', ...(model ? { embeddingModel: model } : {}) };
+    // Not stored: a sync may be writing, and a root of half its files must never be kept.
+    const rootHash = this.store.getMeta('root_hash') || merkleTree(this.store.files().values()).root;
+    return { dbPath: this.dbPath, ...counts, bytesOnDisk, rootHash, ...(model ? { embeddingModel: model } : {}) };
   }
 
   close(): void {

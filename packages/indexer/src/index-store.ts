@@ -92,6 +92,7 @@ export class IndexStore {
         symbol text, kind text not null, content_hash text not null, text text not null,
         role text not null default 'source', names text);
       create index if not exists chunks_by_path on chunks(path);
+      create index if not exists chunks_role on chunks(id, role);
       create virtual table if not exists chunks_fts using fts5(
         tokens, path_tokens, symbol_tokens, content='', contentless_delete=1,
         tokenize = "porter unicode61 remove_diacritics 2 tokenchars '_'");
@@ -111,6 +112,17 @@ export class IndexStore {
   files(): Map<string, FileRecord> {
     const rows = this.db.prepare('select path, hash, size, mtime_ms as mtimeMs from files').all() as FileRecord[];
     return new Map(rows.map((row) => [row.path, row]));
+  }
+
+  /** The rows of these files (those that have one). */
+  filesByPaths(paths: string[]): Map<string, FileRecord> {
+    const select = this.db.prepare('select path, hash, size, mtime_ms as mtimeMs from files where path = ?');
+    const rows = new Map<string, FileRecord>();
+    for (const path of paths) {
+      const row = select.get(path) as FileRecord | undefined;
+      if (row) rows.set(path, row);
+    }
+    return rows;
   }
 
   /** Replace a file's chunks and its row; call inside `transaction` so both land together. */
@@ -232,8 +244,12 @@ export class IndexStore {
   searchText(match: string, limit: number, pathPrefixes: string[], sourceOnly = false): Array<{ id: number; score: number }> {
     const { clause, values } = pathClause(pathPrefixes);
     const filters = [clause, sourceOnly ? `c.role = 'source'` : ''].filter(Boolean);
+    // A chunk's role sits after its text in the row, often on an overflow page: the covering index
+    // (id, role) answers the role-only filter without reading chunk texts (37 -> 20 ms for 22 600
+    // matches on a 1M-line tree). SQLite picks it only with ANALYZE statistics, hence INDEXED BY.
+    const join = filters.length === 0 ? '' : clause ? 'join chunks c on c.id = f.rowid' : 'join chunks c indexed by chunks_role on c.id = f.rowid';
     return this.db.prepare(`select f.rowid as id, bm25(chunks_fts, ${bm25Weights}) as score from chunks_fts f
-      ${filters.length > 0 ? 'join chunks c on c.id = f.rowid' : ''} where chunks_fts match ? ${filters.map((filter) => `and ${filter}`).join(' ')} order by score limit ?`)
+      ${join} where chunks_fts match ? ${filters.map((filter) => `and ${filter}`).join(' ')} order by score limit ?`)
       .all(match, ...values, limit) as Array<{ id: number; score: number }>;
   }
 

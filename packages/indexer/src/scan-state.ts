@@ -45,16 +45,28 @@ interface StateHeader {
 
 const metaKey = 'scan_state';
 
-/** Layout: u32 header bytes, u32 names bytes, header (JSON), names (NUL-separated), then the numbers. */
 export function readScanState(store: IndexStore, limits: { maxFileBytes: number; maxFiles: number }): ScanState | undefined {
+  const blob = readScanStateBlob(store);
+  return blob ? decodeScanState(blob, limits) : undefined;
+}
+
+/** The stored state as is (for a worker thread to decode), or undefined when there is none. */
+export function readScanStateBlob(store: IndexStore): Buffer | undefined {
   const value = store.db.prepare('select value from meta where key = ?').pluck().get(metaKey);
   // '' = cleared; text = a state of an earlier version (JSON).
-  if (!Buffer.isBuffer(value) || value.length < 8) return undefined;
+  return Buffer.isBuffer(value) && value.length >= 8 ? value : undefined;
+}
+
+/**
+ * Layout: u32 header bytes, u32 names bytes, header (JSON), names (NUL-separated), then the numbers.
+ * Undefined for a damaged blob, another version, or (given `limits`) a state made with other limits.
+ */
+export function decodeScanState(value: Buffer, limits?: { maxFileBytes: number; maxFiles: number }): ScanState | undefined {
   try {
     const headerEnd = 8 + value.readUInt32LE(0);
     const namesEnd = headerEnd + value.readUInt32LE(4);
     const header = JSON.parse(value.toString('utf8', 8, headerEnd)) as StateHeader;
-    if (header.version !== 3 || header.maxFileBytes !== limits.maxFileBytes || header.maxFiles !== limits.maxFiles) return undefined;
+    if (header.version !== 3 || (limits && (header.maxFileBytes !== limits.maxFileBytes || header.maxFiles !== limits.maxFiles))) return undefined;
     const names = header.folderCount + header.fileCount > 0 ? value.toString('utf8', headerEnd, namesEnd).split('\0') : [];
     // Copied: the blob's offset in its buffer need not be a multiple of 8.
     const numbers = new Float64Array(2 * (header.folderCount + header.fileCount));
@@ -79,27 +91,35 @@ export function writeScanState(store: IndexStore, scan: ScanResult, limits: { ma
   const folders = Object.keys(scan.folders);
   const listings = Object.values(scan.folders);
   const fileCount = listings.reduce((sum, listing) => sum + listing.files.length, 0);
-  const numbers = new Float64Array(2 * (folders.length + fileCount));
-  const names: string[] = [...folders];
+  const folderStats = new Float64Array(2 * folders.length);
+  const fileStats = new Float64Array(2 * fileCount);
+  const fileNames: string[] = [];
   const ignoreFiles: ScanState['ignoreFiles'] = [];
-  let offset = 2 * folders.length;
+  let offset = 0;
   listings.forEach((listing, index) => {
-    numbers[2 * index] = listing.mtimeMs;
-    numbers[2 * index + 1] = listing.files.length;
-    for (const name of listing.files) names.push(name);
-    numbers.set(listing.fileStats.slice(0, 2 * listing.files.length), offset);
+    folderStats[2 * index] = listing.mtimeMs;
+    folderStats[2 * index + 1] = listing.files.length;
+    for (const name of listing.files) fileNames.push(name);
+    fileStats.set(listing.fileStats.slice(0, 2 * listing.files.length), offset);
     offset += 2 * listing.files.length;
     for (const [name, size, mtimeMs] of listing.ignoreFiles) ignoreFiles.push([index, name, size, mtimeMs]);
   });
+  saveScanState(store, { ...limits, truncated: scan.truncated, skippedWhenRead: Object.fromEntries(skippedWhenRead), folders, folderStats, fileNames, fileStats, ignoreFiles });
+}
+
+/** Store a state (a new one, or the last one with files edited in place brought up to date). */
+export function saveScanState(store: IndexStore, state: ScanState): void {
   const header: StateHeader = {
-    version: 3, ...limits, truncated: scan.truncated, skippedWhenRead: Object.fromEntries(skippedWhenRead), ignoreFiles, folderCount: folders.length, fileCount,
+    version: 3, maxFileBytes: state.maxFileBytes, maxFiles: state.maxFiles, truncated: state.truncated, skippedWhenRead: state.skippedWhenRead,
+    ignoreFiles: state.ignoreFiles, folderCount: state.folders.length, fileCount: state.fileNames.length,
   };
   const headerBytes = Buffer.from(JSON.stringify(header));
-  const nameBytes = Buffer.from(names.join('\0'));
+  const nameBytes = Buffer.from([...state.folders, ...state.fileNames].join('\0'));
   const lengths = Buffer.alloc(8);
   lengths.writeUInt32LE(headerBytes.length, 0);
   lengths.writeUInt32LE(nameBytes.length, 4);
-  const blob = Buffer.concat([lengths, headerBytes, nameBytes, Buffer.from(numbers.buffer, numbers.byteOffset, numbers.byteLength)]);
+  const numbers = (array: Float64Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+  const blob = Buffer.concat([lengths, headerBytes, nameBytes, numbers(state.folderStats), numbers(state.fileStats)]);
   store.db.prepare('insert into meta(key, value) values (?, ?) on conflict(key) do update set value = excluded.value').run(metaKey, blob);
 }
 

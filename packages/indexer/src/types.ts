@@ -138,6 +138,12 @@ export interface CodebaseIndex {
   readonly dbPath: string;
   sync(options?: SyncOptions): Promise<SyncResult>;
   search(query: string, options?: SearchOptions): Promise<SearchResult[]>;
+  /**
+   * `sync()` then `search()`, answering sooner: the query runs while the tree is checked (on two
+   * threads for a large tree); when the check finds any change, the index is synced and the query
+   * asked again, so the results always reflect the tree as it is now. What `cairn search` runs.
+   */
+  searchFresh(query: string, options?: SearchOptions): Promise<SearchResult[]>;
   /** Re-index these files now (workspace-relative or absolute); missing files are removed. */
   updateFiles(paths: string[]): Promise<{ indexedFiles: number; removedFiles: number }>;
   removeFiles(paths: string[]): Promise<number>;

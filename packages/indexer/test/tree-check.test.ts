@@ -2,11 +2,11 @@ import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createIndex } from '../src/index.js';
+import { createIndex, type IndexProgress } from '../src/index.js';
 import { IndexStore } from '../src/index-store.js';
 import { readScanState, stateListings, writeScanState } from '../src/scan-state.js';
 import { type FolderListing, scanWorkspace } from '../src/scan-workspace.js';
-import { treeMatchesState } from '../src/tree-check.js';
+import { compareTree, firstFileOfFolders, statePath, treeMatchesState } from '../src/tree-check.js';
 import { closeAfterEach, tempWorkspace } from './helpers.js';
 
 // The unchanged-tree check that every `cairn search` runs before it answers: one stat per folder and
@@ -136,5 +136,88 @@ describe('treeMatchesState', () => {
     expect(statSync(path).mtimeMs).toBe(tick * 1000);
     expect(await index.sync()).toMatchObject({ indexedFiles: 1 });
     expect((await index.search('ConnectionPoop'))[0]?.path).toBe('src/db/pool.py');
+  });
+});
+
+describe('compareTree', () => {
+  it('names the files edited in place, and calls a new file a change of structure', async () => {
+    const { workspace, state, close } = await indexedWorkspace();
+    try {
+      expect(compareTree(workspace.root, state())).toEqual({ kind: 'same' });
+      await writeFile(join(workspace.root, 'src/auth/deep/token.ts'), 'export class TokenIssuer { rotate() {} }\n');
+      await writeFile(join(workspace.root, 'notes/a file with spaces and ünïcode.md'), 'Other notes.\n');
+      const diff = compareTree(workspace.root, state());
+      expect(diff.kind).toBe('edited');
+      const firstFiles = firstFileOfFolders(state());
+      const edited = diff.kind === 'edited' ? diff.files.map((file) => statePath(state(), firstFiles, file)).sort() : [];
+      expect(edited).toEqual(['notes/a file with spaces and ünïcode.md', 'src/auth/deep/token.ts']);
+      await writeFile(join(workspace.root, 'src/auth/deep/extra.ts'), 'export const extra = 1;\n');
+      expect(compareTree(workspace.root, state())).toEqual({ kind: 'structure' });
+    } finally {
+      close();
+    }
+  });
+
+  it('finds the path of every file of the state, folders without files included', async () => {
+    const workspace = await tempWorkspace({ ...files, 'empty/inner/only.ts': 'export const only = 1;\n', 'z/last.ts': 'export const last = 1;\n' });
+    cleanups.push(workspace.cleanup);
+    const scan = await scanWorkspace(workspace.root, limits);
+    await mkdir(workspace.home, { recursive: true });
+    const store = new IndexStore(join(workspace.home, 'state.sqlite'));
+    try {
+      writeScanState(store, scan, limits, new Map());
+      const state = readScanState(store, limits);
+      if (!state) throw new Error('no scan state');
+      expect(state.folders).toContain('empty');
+      const firstFiles = firstFileOfFolders(state);
+      const all = state.fileNames.map((_, file) => statePath(state, firstFiles, file)).sort();
+      expect(all).toEqual(scan.files.map((file) => file.path).sort());
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('sync of files edited in place', () => {
+  it('re-reads only the edited files, without a walk, and leaves the state a fresh walk would write', async () => {
+    const workspace = await tempWorkspace(files);
+    cleanups.push(workspace.cleanup);
+    ageTree(workspace.root);
+    const progress: IndexProgress[] = [];
+    const index = await createIndex({ cwd: workspace.root, home: workspace.home, ...limits, onProgress: (event) => progress.push(event) });
+    indexes.push(index);
+    expect(await index.sync()).toMatchObject({ indexedFiles: 6 });
+    await writeFile(join(workspace.root, 'src/db/pool.py'), 'class ConnectionPoolWithRetries:\n    pass\n');
+    // Out of the window in which a file just written is not trusted; its folder keeps its mtime.
+    utimesSync(join(workspace.root, 'src/db/pool.py'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    progress.length = 0;
+    expect(await index.sync()).toMatchObject({ indexedFiles: 1, unchangedFiles: 5, removedFiles: 0 });
+    // A walk reports the files it finds as it goes (totalFiles 0); this path only its total.
+    expect(progress.filter((event) => event.phase === 'scan')).toEqual([{ phase: 'scan', files: 6, totalFiles: 6, chunks: 0, embedded: 0 }]);
+    expect((await index.search('ConnectionPoolWithRetries'))[0]?.path).toBe('src/db/pool.py');
+    const store = new IndexStore(index.dbPath);
+    try {
+      const state = readScanState(store, limits);
+      const walked = await scanWorkspace(workspace.root, limits);
+      expect(state && stateListings(state)['src/db']?.fileStats).toEqual(walked.folders['src/db']?.fileStats);
+      expect(state && treeMatchesState(workspace.root, state)).toBe(true);
+    } finally {
+      store.close();
+    }
+    expect(await index.sync()).toMatchObject({ indexedFiles: 0, unchangedFiles: 6 });
+    // The same Merkle root as an index built from scratch over the edited tree.
+    const fresh = await createIndex({ cwd: workspace.root, home: join(workspace.home, 'other'), ...limits });
+    indexes.push(fresh);
+    expect((await index.stats()).rootHash).toBe((await fresh.sync()).rootHash);
+  });
+
+  it('walks when an edited file becomes binary or too large, and counts it as skipped', async () => {
+    const { workspace, index } = await indexedWorkspace();
+    await writeFile(join(workspace.root, 'src/db/pool.py'), 'binary\0data');
+    await writeFile(join(workspace.root, 'src/auth/login.ts'), 'x'.repeat(5000));
+    const result = await index.sync();
+    expect(result).toMatchObject({ skipped: { tooLarge: 1, binary: 1, unreadable: 0 } });
+    expect(await index.search('ConnectionPool')).toEqual([]);
+    expect(await index.search('validateUserPassword')).toEqual([]);
   });
 });

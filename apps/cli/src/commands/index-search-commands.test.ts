@@ -53,6 +53,22 @@ describe('cairn index / cairn search', () => {
     }]);
   });
 
+  it('answers from the tree as it is now: an edit in place, a new file and a deleted one since the last index', async () => {
+    const { cwd, home } = await workspace();
+    expect(await runIndexCommand({ cwd, home, stdout: capture().stream, stderr: capture().stream, isTTY: false })).toBe(0);
+    const search = async (query: string) => {
+      const out = capture();
+      expect(await runSearchCommand(query, { cwd, home, limit: 5, json: false, stdout: out.stream, stderr: capture().stream })).toBe(0);
+      return out.read();
+    };
+    await writeFile(join(cwd, 'src/parser.ts'), 'export function parseYamlFile(text: string) {\n  return text;\n}\n');
+    expect(await search('parse yaml file')).toContain('src/parser.ts:1-3  parseYamlFile');
+    await writeFile(join(cwd, 'src/client.py'), 'def open_http_client(url):\n    return url\n');
+    expect(await search('open http client')).toContain('src/client.py:1-2  open_http_client');
+    await rm(join(cwd, 'src/client.py'));
+    expect(await search('open http client')).not.toContain('src/client.py');
+  });
+
   it('draws a progress bar on a TTY and prints JSON summaries', async () => {
     const { cwd, home } = await workspace();
     const err = capture();

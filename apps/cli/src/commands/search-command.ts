@@ -18,8 +18,8 @@ function resultLine(result: SearchResult): string {
 }
 
 /**
- * `cairn search "query"`: brings the index up to date (incremental, so cheap when nothing changed)
- * and prints the best chunks, `path:startLine-endLine  symbol` per line (the matched name, and the
+ * `cairn search "query"`: answers from an index that is up to date (incremental, so cheap when
+ * nothing changed; the query runs while the tree is checked) and prints the best chunks, `path:startLine-endLine  symbol` per line (the matched name, and the
  * file's role when it is not source) or a JSON array with the snippet and the score parts.
  */
 export async function runSearchCommand(query: string, options: SearchCommandOptions): Promise<number> {
@@ -34,9 +34,9 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
       ...(options.home ? { home: options.home } : {}),
       ...(options.embeddingModel ? { embeddingModel: options.embeddingModel } : {}),
     });
-    await index.sync();
     const onEmbeddingError = (message: string) => options.stderr.write(`Search by meaning is unavailable, these are keyword results: ${message}\n`);
-    const results = await index.search(query, { limit: Math.max(1, options.limit), onEmbeddingError });
+    // The query runs while the tree is checked; a changed tree is re-indexed and asked again.
+    const results = await index.searchFresh(query, { limit: Math.max(1, options.limit), onEmbeddingError });
     if (options.json) {
       const rows = results.map(({ path, startLine, endLine, score, symbol, kind, role, snippet, snippetLine, scoreParts }) => ({
         path, startLine, endLine, score, ...(symbol ? { symbol } : {}), ...(kind ? { kind } : {}), ...(role ? { role } : {}),

@@ -1,0 +1,161 @@
+import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { workerScriptUrl } from '../src/chunk-worker-url.js';
+import { createIndex } from '../src/index.js';
+import { IndexStore } from '../src/index-store.js';
+import { startTreeCheck } from '../src/parallel-tree-check.js';
+import { decodeScanState, readScanStateBlob } from '../src/scan-state.js';
+import { firstFileOfFolders, statePath } from '../src/tree-check.js';
+import { closeAfterEach, hashedBagOfWordsModel, tempWorkspace } from './helpers.js';
+
+// searchFresh answers while the tree is compared with the scan state (on two threads for a large
+// tree) and must never return an answer older than the tree: each kind of change is made here and
+// the next answer must show it.
+
+const { indexes, cleanups } = closeAfterEach();
+
+/** Move every folder's and file's mtime an hour back, out of the window in which they are not trusted. */
+function ageTree(root: string): void {
+  const past = new Date(Date.now() - 3600_000);
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) utimesSync(join(entry.parentPath, entry.name), past, past);
+  utimesSync(root, past, past);
+}
+
+/** `folders` folders of `perFolder` text files each, plus one TypeScript file to search for. */
+function treeFiles(folders: number, perFolder: number): Record<string, string> {
+  const files: Record<string, string> = { 'src/auth/login.ts': 'export function validateUserPassword(user: string) {\n  return user;\n}\n' };
+  for (let folder = 0; folder < folders; folder++) {
+    for (let file = 0; file < perFolder; file++) files[`notes/section-${folder}/meeting-notes-number-${file}.txt`] = `Notes ${folder} ${file}.\n`;
+  }
+  return files;
+}
+
+async function indexedTree(files: Record<string, string>) {
+  const workspace = await tempWorkspace(files);
+  cleanups.push(workspace.cleanup);
+  ageTree(workspace.root);
+  const index = await createIndex({ cwd: workspace.root, home: workspace.home, parseWorkers: 0 });
+  indexes.push(index);
+  await index.sync();
+  return { workspace, index };
+}
+
+const paths = async (results: Promise<Array<{ path: string }>>) => (await results).map((hit) => hit.path);
+
+/** The edits every kind of tree must show in the next answer. */
+async function expectFreshAnswers(workspace: { root: string }, index: Awaited<ReturnType<typeof createIndex>>) {
+  expect(await paths(index.searchFresh('validateUserPassword'))).toEqual(['src/auth/login.ts']);
+  // Edited in place: the folder's mtime does not move.
+  const folder = statSync(join(workspace.root, 'src/auth')).mtimeMs;
+  await writeFile(join(workspace.root, 'src/auth/login.ts'), 'export function rotateSigningKeys(user: string) {\n  return user;\n}\n');
+  expect(statSync(join(workspace.root, 'src/auth')).mtimeMs).toBe(folder);
+  expect(await paths(index.searchFresh('rotateSigningKeys'))).toEqual(['src/auth/login.ts']);
+  expect((await index.searchFresh('validateUserPassword')).map((hit) => hit.symbol)).not.toContain('validateUserPassword');
+  // Added, then deleted.
+  await writeFile(join(workspace.root, 'src/auth/session.ts'), 'export function openSessionCookie() {}\n');
+  expect(await paths(index.searchFresh('openSessionCookie'))).toEqual(['src/auth/session.ts']);
+  await rm(join(workspace.root, 'src/auth/session.ts'));
+  expect(await index.searchFresh('openSessionCookie')).toEqual([]);
+  // Saved twice within one tick of a clock with 2-second granularity: same size, the very same mtime.
+  const path = join(workspace.root, 'src/auth/login.ts');
+  const tick = 2 * Math.floor(Date.now() / 2000);
+  await writeFile(path, 'export function rotateSigningKeys(user: string) {\n  return user;\n}\n');
+  utimesSync(path, tick, tick);
+  expect(await paths(index.searchFresh('rotateSigningKeys'))).toEqual(['src/auth/login.ts']);
+  await writeFile(path, 'export function rotateSigningKeyz(user: string) {\n  return user;\n}\n');
+  utimesSync(path, tick, tick);
+  expect(await paths(index.searchFresh('rotateSigningKeyz'))).toEqual(['src/auth/login.ts']);
+}
+
+describe('searchFresh', () => {
+  it('answers from a small tree as sync() then search() would, and shows every change', async () => {
+    const { workspace, index } = await indexedTree(treeFiles(3, 2));
+    expect(await index.searchFresh('meeting notes')).toEqual(await index.search('meeting notes'));
+    await expectFreshAnswers(workspace, index);
+  });
+
+  it('shows every change on a tree large enough for the worker thread', async () => {
+    // About 1 500 files: a scan state over the size at which a worker compares the tree.
+    const { workspace, index } = await indexedTree(treeFiles(50, 30));
+    const store = new IndexStore(index.dbPath);
+    try {
+      expect(readScanStateBlob(store)?.length).toBeGreaterThan(64 * 1024);
+    } finally {
+      store.close();
+    }
+    await expectFreshAnswers(workspace, index);
+  });
+
+  it('indexes a workspace it has never seen before answering', async () => {
+    const workspace = await tempWorkspace(treeFiles(2, 2));
+    cleanups.push(workspace.cleanup);
+    const index = await createIndex({ cwd: workspace.root, home: workspace.home });
+    indexes.push(index);
+    expect(await paths(index.searchFresh('validateUserPassword'))).toEqual(['src/auth/login.ts']);
+    expect((await index.stats()).files).toBe(5);
+  });
+
+  it('with an embedding model, embeds what is pending before the query', async () => {
+    const workspace = await tempWorkspace(treeFiles(1, 2));
+    cleanups.push(workspace.cleanup);
+    const plain = await createIndex({ cwd: workspace.root, home: workspace.home });
+    await plain.sync();
+    plain.close();
+    const index = await createIndex({ cwd: workspace.root, home: workspace.home, embeddingModel: hashedBagOfWordsModel() });
+    indexes.push(index);
+    expect(await paths(index.searchFresh('validateUserPassword'))).toContain('src/auth/login.ts');
+    const stats = await index.stats();
+    expect(stats.vectors).toBe(stats.chunks);
+  });
+});
+
+describe('the tree comparison on two threads', () => {
+  async function stateOf(index: Awaited<ReturnType<typeof createIndex>>) {
+    const store = new IndexStore(index.dbPath);
+    try {
+      const blob = readScanStateBlob(store);
+      const state = blob && decodeScanState(blob);
+      if (!blob || !state) throw new Error('no scan state');
+      return { blob, state };
+    } finally {
+      store.close();
+    }
+  }
+
+  /** Start a check and let the worker compare every folder before this thread joins. */
+  async function workerOnlyCheck(root: string, blob: Uint8Array, state: NonNullable<ReturnType<typeof decodeScanState>>) {
+    const check = startTreeCheck(root, blob, state, await workerScriptUrl('tree-check-worker'));
+    expect(await check.workerFinished).toBe('done');
+    const compared = check.foldersComparedByWorker;
+    return { diff: await check.result(), compared };
+  }
+
+  it('the worker finds edits in place and structural changes on its own', async () => {
+    const { workspace, index } = await indexedTree(treeFiles(12, 3));
+    let { blob, state } = await stateOf(index);
+    // The worker compared every folder before this thread joined: the verdicts are its own.
+    expect(await workerOnlyCheck(workspace.root, blob, state)).toEqual({ diff: { kind: 'same' }, compared: state.folders.length });
+    await writeFile(join(workspace.root, 'notes/section-7/meeting-notes-number-1.txt'), 'Edited notes.\n');
+    const { diff, compared } = await workerOnlyCheck(workspace.root, blob, state);
+    expect(compared).toBe(state.folders.length);
+    const firstFiles = firstFileOfFolders(state);
+    expect(diff.kind === 'edited' ? diff.files.map((file) => statePath(state, firstFiles, file)) : diff).toEqual(['notes/section-7/meeting-notes-number-1.txt']);
+    await index.sync();
+    ageTree(workspace.root);
+    await index.sync();
+    ({ blob, state } = await stateOf(index));
+    await writeFile(join(workspace.root, 'notes/section-11/new.txt'), 'New.\n');
+    expect((await workerOnlyCheck(workspace.root, blob, state)).diff).toEqual({ kind: 'structure' });
+  });
+
+  it('without a worker, the calling thread compares every folder itself', async () => {
+    const { workspace, index } = await indexedTree(treeFiles(4, 2));
+    const { blob, state } = await stateOf(index);
+    const check = startTreeCheck(workspace.root, blob, state, undefined);
+    await writeFile(join(workspace.root, 'notes/section-3/meeting-notes-number-0.txt'), 'Edited.\n');
+    expect((await check.result()).kind).toBe('edited');
+    expect(check.foldersComparedByWorker).toBe(0);
+  });
+});
