@@ -12,7 +12,7 @@ import { WorkspaceRoles } from './file-role.js';
 import { type EmbedPendingResult, embeddingInput, embedPending } from './embed-pending.js';
 import { contentHash, merkleTree } from './hashing.js';
 import { IndexStore, type FileRecord } from './index-store.js';
-import { startTreeCheck } from './parallel-tree-check.js';
+import { spareCore, startTreeCheck } from './parallel-tree-check.js';
 import { clearScanState, decodeScanState, readScanState, readScanStateBlob, saveScanState, type ScanState, stateFiles, stateListings, writeScanState } from './scan-state.js';
 import { loadRulesFor, readTextFile, type ScannedFile, type ScanResult, type SkipReason, scanWorkspace, trustedMtime } from './scan-workspace.js';
 import { searchChunks } from './search-chunks.js';
@@ -162,8 +162,9 @@ class WorkspaceIndex implements CodebaseIndex {
   }
 
   /**
-   * `sync()` then `search()`, with the query run while the tree is checked: on a large tree a worker
-   * thread starts on the comparison (parallel-tree-check.ts), this thread queries and then joins it.
+   * `sync()` then `search()`, with the query run while the tree is checked: on a large tree, when a
+   * core is idle, a worker thread starts on the comparison (parallel-tree-check.ts), this thread
+   * queries and then joins it.
    * The results are returned only when the tree turns out exactly as the last sync left it;
    * otherwise the index is brought up to date and the query asked again, so an answer never
    * predates the tree. With an embedding model it syncs first (chunks still without a vector are
@@ -174,11 +175,13 @@ class WorkspaceIndex implements CodebaseIndex {
     if (this.model) return this.sync(syncOptions).then(() => this.search(query, options));
     return this.exclusive(async () => {
       const blob = readScanStateBlob(this.store);
-      // Under this many bytes of state (about 1 500 files) the comparison takes a few ms: not worth a thread.
-      const workerUrl = blob && blob.length >= parallelCheckMinBytes ? await workerScriptUrl('tree-check-worker') : undefined;
       const state = blob && decodeScanState(blob, this.limits);
-      if (!blob || !state) {
-        await this.syncNow(syncOptions, undefined, false);
+      // Under this many bytes of state (about 1 500 files) the comparison takes a few ms: not worth a thread.
+      const parallel = blob !== undefined && state !== undefined && blob.length >= parallelCheckMinBytes && (this.options.parallelTreeCheck ?? spareCore());
+      const workerUrl = parallel ? await workerScriptUrl('tree-check-worker') : undefined;
+      if (!state || !workerUrl) {
+        // One thread: compare first, or a query asked before a change was found is wasted.
+        await this.syncNow(syncOptions, state ? { state, diff: compareTree(this.cwd, state) } : undefined, false);
         return this.search(query, options);
       }
       const check = startTreeCheck(this.cwd, blob, state, workerUrl);

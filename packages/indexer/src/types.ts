@@ -125,6 +125,12 @@ export interface CreateIndexOptions {
    * 0 chunks on the calling thread. Batches under 16 files are always chunked on the calling thread.
    */
   parseWorkers?: number;
+  /**
+   * Whether `searchFresh` compares a large tree (a scan state over 64 KB, about 1 500 files) on a
+   * worker thread while it queries: default when a core is idle (1-minute load average at most
+   * cores - 1); `true` always, `false` never (the calling thread compares first, then queries).
+   */
+  parallelTreeCheck?: boolean;
   /** `lines` cuts every file into line windows (for evaluations); default `syntax` (tree-sitter). */
   chunking?: 'syntax' | 'lines';
   /** Syntax chunk budget in characters (default max 2400 ≈ 600 tokens, siblings under 530 merged). */

@@ -32,11 +32,11 @@ function treeFiles(folders: number, perFolder: number): Record<string, string> {
   return files;
 }
 
-async function indexedTree(files: Record<string, string>) {
+async function indexedTree(files: Record<string, string>, parallelTreeCheck?: boolean) {
   const workspace = await tempWorkspace(files);
   cleanups.push(workspace.cleanup);
   ageTree(workspace.root);
-  const index = await createIndex({ cwd: workspace.root, home: workspace.home, parseWorkers: 0 });
+  const index = await createIndex({ cwd: workspace.root, home: workspace.home, parseWorkers: 0, ...(parallelTreeCheck === undefined ? {} : { parallelTreeCheck }) });
   indexes.push(index);
   await index.sync();
   return { workspace, index };
@@ -76,9 +76,9 @@ describe('searchFresh', () => {
     await expectFreshAnswers(workspace, index);
   });
 
-  it('shows every change on a tree large enough for the worker thread', async () => {
-    // About 1 500 files: a scan state over the size at which a worker compares the tree.
-    const { workspace, index } = await indexedTree(treeFiles(50, 30));
+  it.each([true, false])('shows every change on a tree large enough for a worker thread (parallelTreeCheck: %s)', async (parallelTreeCheck) => {
+    // About 1 500 files: a scan state over the size at which a worker may compare the tree.
+    const { workspace, index } = await indexedTree(treeFiles(50, 30), parallelTreeCheck);
     const store = new IndexStore(index.dbPath);
     try {
       expect(readScanStateBlob(store)?.length).toBeGreaterThan(64 * 1024);
