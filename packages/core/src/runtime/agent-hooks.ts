@@ -46,13 +46,20 @@ export class AgentHookSession {
   /** Build the run's hooks and fire the session-start (first run of the handle) and prompt hooks. */
   async openRun(input: { runId: string; mode: string; warn(text: string): void; signal: AbortSignal; prompt?: string; resumed?: boolean }): Promise<HookRunOpening> {
     if (!this.options.hooks && !this.layers.project && !this.layers.user) return { reminders: [] };
-    let hooks: RunHooks;
+    let hooks: RunHooks | undefined;
     try {
       hooks = await this.load(input.warn);
     } catch (error) {
       return { reminders: [], error: error as Error };
     }
     this.last = hooks;
+    // Nothing listens (hooks files with no hooks, or none found, and no callbacks): the run has no
+    // hooks, as a dispatcher would answer every event with nothing. The session counts as started,
+    // as it does when the dispatcher's session-start hooks answered nothing.
+    if (!hooks) {
+      this.started = true;
+      return { reminders: [] };
+    }
     const base = { agentId: this.agentId, runId: input.runId, cwd: this.cwd, mode: input.mode };
     const context = { signal: input.signal };
     const reminders: string[] = [];
@@ -74,12 +81,13 @@ export class AgentHookSession {
     await this.last.sessionEnd?.({ agentId: this.agentId, cwd: this.cwd, reason: 'close' }, { signal: new AbortController().signal });
   }
 
-  private async load(warn: (text: string) => void): Promise<RunHooks> {
-    const [{ HookDispatcher }, { HookTranscript }, { trustedHookFiles }] = await Promise.all([
-      import('../hooks/hook-dispatcher.js'),
-      import('../hooks/hook-transcript.js'),
-      import('../hooks/hook-trust.js'),
-    ]);
+  /**
+   * The run's dispatcher, or undefined when no hook listens: the hooks files are read first, and
+   * the dispatcher (with child_process, about 10 ms to load) only loads when they declare a hook
+   * or the agent has typed callbacks (the CLI asks for both hooks files at every run).
+   */
+  private async load(warn: (text: string) => void): Promise<RunHooks | undefined> {
+    const { trustedHookFiles } = await import('../hooks/hook-trust.js');
     const env = this.options.env ?? process.env;
     const files = await trustedHookFiles({
       cwd: this.cwd,
@@ -89,7 +97,10 @@ export class AgentHookSession {
       ...(this.options.local?.trustProjectHooks ? { trust: this.options.local.trustProjectHooks } : {}),
       warn,
     });
-    return new HookDispatcher({ commands: files.flatMap((file) => file.hookCommands), ...(this.options.hooks ? { typed: this.options.hooks } : {}), ...(this.options.hookTimeoutMs ? { typedTimeoutMs: this.options.hookTimeoutMs } : {}), env, cwd: this.cwd, transcript: HookTranscript.forAgent(this.agentId), warn });
+    const commands = files.flatMap((file) => file.hookCommands);
+    if (commands.length === 0 && !this.options.hooks) return undefined;
+    const [{ HookDispatcher }, { HookTranscript }] = await Promise.all([import('../hooks/hook-dispatcher.js'), import('../hooks/hook-transcript.js')]);
+    return new HookDispatcher({ commands, ...(this.options.hooks ? { typed: this.options.hooks } : {}), ...(this.options.hookTimeoutMs ? { typedTimeoutMs: this.options.hookTimeoutMs } : {}), env, cwd: this.cwd, transcript: HookTranscript.forAgent(this.agentId), warn });
   }
 }
 
