@@ -10,6 +10,7 @@ import type {
 } from './run-machine-types.js';
 import { emptyTurn, type TurnState, turnText, turnToolCalls } from './turn-state.js';
 import { turnToAssistantMessage } from './turn-to-message.js';
+import type { InteractionUpdate } from '../spec/events/v1/index.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 
 export type * from './run-machine-types.js';
@@ -32,6 +33,41 @@ const failWith = (code: string) => ({ target: '#run.failed', actions: { type: 'f
 function withAssistantTurn(context: RunMachineContext, includeToolCalls: boolean): ModelMessage[] {
   const assistant = includeToolCalls && context.turnMessage ? context.turnMessage : turnToAssistantMessage(context.turn, { includeToolCalls });
   return assistant ? [...context.messages, assistant] : context.messages;
+}
+
+/** A new step's fresh turn state (assigned on the way into sampling, with what the step was prepared with). */
+function nextStep(context: RunMachineContext) {
+  return { step: context.step + 1, turn: emptyTurn(), sink: { current: emptyTurn() }, checked: {}, outcomes: {}, callsSaved: false, turnMessage: undefined };
+}
+
+/** The conversation with this step's assistant turn and its tool results, and the invalid-steps count. */
+function stepResults(context: RunMachineContext): Pick<RunMachineContext, 'messages' | 'invalidToolSteps'> {
+  const calls = turnToolCalls(context.turn);
+  const results = calls.map((call) => context.outcomes[call.toolCallId]).filter((outcome) => outcome !== undefined);
+  const toolMessage: ModelMessage = { role: 'tool', content: results.map((result) => ({ type: 'tool-result', toolCallId: result.toolCallId, toolName: result.toolName, output: result.output })) };
+  const allInvalid = results.length > 0 && results.every((result) => result.invalid);
+  return { messages: [...withAssistantTurn(context, true), toolMessage], invalidToolSteps: allInvalid ? context.invalidToolSteps + 1 : 0 };
+}
+
+/** The step's notes and mode switch applied (or declined) to the conversation, and the updates to publish. */
+function settledSwitch(context: RunMachineContext): { changes: Partial<RunMachineContext>; updates: InteractionUpdate[] } {
+  const notes = context.pendingNotes ?? [];
+  const inFlight = context.modeSwitch;
+  let messages = [...context.messages, ...notes];
+  let mode = context.mode;
+  let updates: InteractionUpdate[] = [];
+  if (inFlight) {
+    const decision = inFlight.approval?.decision;
+    if (!inFlight.approval || decision?.approved) {
+      const applied = applyModeSwitch({ state: context.state, mode, messages, resolveMode: context.modes.resolve }, inFlight.to, { approved: decision?.approved === true, planApproval: inFlight.planApproval });
+      messages = applied.messages;
+      mode = applied.mode;
+      updates = applied.updates;
+    } else {
+      messages = [...messages, declinedSwitchNote(mode, inFlight.to, decision?.reason)];
+    }
+  }
+  return { changes: { messages, mode, modeSwitch: undefined, pendingNotes: undefined, approvals: [] }, updates };
 }
 
 function turnUsage(context: RunMachineContext, turn: TurnState) {
@@ -78,7 +114,6 @@ export const runMachine = setup({
     lastSwitchApproval: ({ context, event }) => isLastOpen(context, event) && context.approvals.some((request) => request.kind !== 'tool'),
   },
   actions: {
-    countStep: assign({ step: ({ context }) => context.step + 1, turn: () => emptyTurn(), sink: () => ({ current: emptyTurn() }), checked: () => ({}), outcomes: () => ({}), callsSaved: () => false, turnMessage: () => undefined }),
     recordTurn: assign(({ context, event }) => {
       if (event.type !== 'model.done' && event.type !== 'model.failed') return {};
       const text = turnText(event.turn);
@@ -86,12 +121,13 @@ export const runMachine = setup({
       return { turn: event.turn, ...turnUsage(context, event.turn), ...(text ? { lastText: text } : {}), ...(turnMessage ? { turnMessage } : {}) };
     }),
     appendFinalTurn: assign({ messages: ({ context }) => withAssistantTurn(context, false) }),
-    appendStepResults: assign(({ context }) => {
-      const calls = turnToolCalls(context.turn);
-      const results = calls.map((call) => context.outcomes[call.toolCallId]).filter((outcome) => outcome !== undefined);
-      const toolMessage: ModelMessage = { role: 'tool', content: results.map((result) => ({ type: 'tool-result', toolCallId: result.toolCallId, toolName: result.toolName, output: result.output })) };
-      const allInvalid = results.length > 0 && results.every((result) => result.invalid);
-      return { messages: [...withAssistantTurn(context, true), toolMessage], invalidToolSteps: allInvalid ? context.invalidToolSteps + 1 : 0 };
+    appendStepResults: assign(({ context }) => stepResults(context)),
+    // The step's results and its mode switch in one assign (each assign copies the context).
+    closeStep: enqueueActions(({ context, enqueue }) => {
+      const results = stepResults(context);
+      const settled = settledSwitch({ ...context, ...results });
+      if (settled.updates.length) enqueue.emit({ type: 'updates', updates: settled.updates });
+      enqueue.assign({ ...results, ...settled.changes });
     }),
     acceptModeSwitch: assign(({ event }) => (event.type === 'mode.switch' ? { modeSwitch: { to: event.to, planApproval: false } } : {})),
     askForModeSwitch: assign(({ context, event }) => {
@@ -124,22 +160,9 @@ export const runMachine = setup({
       return { approvals, checked, ...(modeSwitch ? { modeSwitch } : {}) };
     }),
     settleModeSwitch: enqueueActions(({ context, enqueue }) => {
-      const notes = context.pendingNotes ?? [];
-      const inFlight = context.modeSwitch;
-      let messages = [...context.messages, ...notes];
-      let mode = context.mode;
-      if (inFlight) {
-        const decision = inFlight.approval?.decision;
-        if (!inFlight.approval || decision?.approved) {
-          const applied = applyModeSwitch({ state: context.state, mode, messages, resolveMode: context.modes.resolve }, inFlight.to, { approved: decision?.approved === true, planApproval: inFlight.planApproval });
-          messages = applied.messages;
-          mode = applied.mode;
-          if (applied.updates.length) enqueue.emit({ type: 'updates', updates: applied.updates });
-        } else {
-          messages = [...messages, declinedSwitchNote(mode, inFlight.to, decision?.reason)];
-        }
-      }
-      enqueue.assign({ messages, mode, modeSwitch: undefined, pendingNotes: undefined, approvals: [] });
+      const settled = settledSwitch(context);
+      if (settled.updates.length) enqueue.emit({ type: 'updates', updates: settled.updates });
+      enqueue.assign(settled.changes);
     }),
     interrupt: assign({ interruptedIn: (_, params: { state: RunMachineStateName }) => params.state }),
     fail: assign({ error: ({ event }, params: { code: string }) => toFailure((event as { error?: unknown }).error, params.code) }),
@@ -189,7 +212,7 @@ export const runMachine = setup({
         input: ({ context }) => ({ step: context.step, mode: context.mode, messages: context.messages }),
         onDone: [
           { guard: ({ event }) => event.output.needsCompaction, target: 'compacting', actions: assign(({ event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder })) },
-          { target: 'sampling', actions: assign(({ event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder })) },
+          { target: 'sampling', actions: assign(({ context, event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder, ...nextStep(context) })) },
         ],
         onError: failWith('prepare_failed'),
       },
@@ -199,12 +222,12 @@ export const runMachine = setup({
       invoke: {
         src: 'compact',
         input: ({ context }) => ({ mode: context.mode, messages: context.messages }),
-        onDone: { target: 'sampling', actions: assign({ messages: ({ event }) => event.output.messages }) },
+        onDone: { target: 'sampling', actions: assign(({ context, event }) => ({ messages: event.output.messages, ...nextStep(context) })) },
         onError: failWith('compaction_failed'),
       },
     },
+    // Entered from preparing or compacting, whose transitions count the step (nextStep): one assign, not two.
     sampling: {
-      entry: 'countStep',
       on: {
         cancel: cancelFrom('sampling'),
         'model.done': [
@@ -254,7 +277,7 @@ export const runMachine = setup({
             ],
             'tools.done': [
               { guard: 'switchAwaitsApproval', target: '#run.awaitingApproval', actions: ['appendStepResults', 'startSwitchApproval'] },
-              { target: '#run.checkingLimits', actions: ['appendStepResults', 'settleModeSwitch'] },
+              { target: '#run.checkingLimits', actions: 'closeStep' },
             ],
           },
         },
