@@ -33,14 +33,14 @@ const cwd = mkdtempSync(join(tmpdir(), 'cairn-bench-cwd-'));
  * One run of a loop in a fresh process: `toolCalls` echo calls, then a text answer. `gcSteps`: steps
  * after which the child collects garbage and notes its live heap (kept out of the timed windows).
  */
-function runChild(name, toolCalls, gcSteps = []) {
+function runChild(name, toolCalls, gcSteps = [], extraNodeArgs = []) {
   const env = { ...process.env, BENCH_BASE_URL: server.url, BENCH_STEPS: String(toolCalls), BENCH_CWD: cwd, CAIRN_HOME: home, HOME: home, BENCH_GC_STEPS: gcSteps.join(',') };
   delete env.NODE_EXTRA_CA_CERTS; // loading extra CA certificates would dominate start-up
   delete env.NODE_OPTIONS;
   server.begin(toolCalls);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const nodeArgs = gcSteps.length ? ['--expose-gc'] : [];
+    const nodeArgs = [...(gcSteps.length ? ['--expose-gc'] : []), ...extraNodeArgs];
     const child = spawn(process.execPath, [...nodeArgs, fileURLToPath(new URL(loops[name], import.meta.url))], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
@@ -89,7 +89,23 @@ async function shortLoop() {
     cpuMsPerStep: round(median(list.map((sample) => sample.cpuMsPerStep)), 2),
     peakRssMb: round(median(list.map((sample) => sample.maxRssMb)), 1),
   });
-  return { raw: summary(samples.raw), sdk: summary(samples.sdk) };
+  return { raw: summary(samples.raw), sdk: summary(samples.sdk), peakRssWithoutWasmTierUp: await peakRssWithoutWasmTierUp() };
+}
+
+/**
+ * Peak RSS of both loops with V8's optimising wasm compile off (`--liftoff-only`). Both start it for
+ * undici's HTTP parser, in the background, and it adds about 24 MB once it finishes: the SDK's
+ * process always lives long enough, the raw loop's only sometimes, so the plain ratio also measures
+ * which process outlived that compile. Reported beside the aim's figure, not instead of it.
+ */
+async function peakRssWithoutWasmTierUp() {
+  const peaks = { raw: [], sdk: [] };
+  for (let index = 0; index < rounds; index++) {
+    for (const name of ['raw', 'sdk']) peaks[name].push((await runChild(name, steps, [], ['--liftoff-only'])).maxRssMb);
+  }
+  const raw = round(median(peaks.raw), 1);
+  const sdk = round(median(peaks.sdk), 1);
+  return { rawMb: raw, sdkMb: sdk, ratio: round(sdk / raw, 2) };
 }
 
 async function longRun() {
@@ -130,7 +146,7 @@ try {
         }
       : {}),
   };
-  console.log(JSON.stringify({ benchmark: 'openai-loop', subject: '@cairn/sdk (built), default SQLite store and plugins', steps, rounds, raw: short.raw, sdk: short.sdk, ...(long ? { long } : {}), ratios, targets: loopTargets(ratios) }));
+  console.log(JSON.stringify({ benchmark: 'openai-loop', subject: '@cairn/sdk (built), default SQLite store and plugins', steps, rounds, raw: short.raw, sdk: short.sdk, peakRssWithoutWasmTierUp: short.peakRssWithoutWasmTierUp, ...(long ? { long } : {}), ratios, targets: loopTargets(ratios) }));
 } finally {
   await server.close();
   rmSync(home, { recursive: true, force: true });
