@@ -4,6 +4,7 @@
 // for a checkpoint counts as the checkpoint, SQLite calls made for it as SQLite). The causes are
 // the hot-path items of issue 13.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const causes = [
   { cause: 'SQLite (driver and store calls)', match: ({ url, name }) => url.includes('better-sqlite3') || name === 'withBusyRetry' },
@@ -31,7 +32,10 @@ export function causeTimes(path) {
     nodes.set(node.id, node);
     for (const child of node.children ?? []) parent.set(child, node.id);
   }
-  const frameOf = (id) => ({ url: nodes.get(id).callFrame.url, name: nodes.get(id).callFrame.functionName });
+  const frameOf = (id) => {
+    const { url, functionName, lineNumber } = nodes.get(id).callFrame;
+    return { url: bundledDependency(url, lineNumber) ?? url, name: functionName };
+  };
   const causeOf = new Map();
   const classify = (leaf) => {
     let id = leaf;
@@ -61,4 +65,35 @@ export function causeTimes(path) {
     times.set(cause, (times.get(cause) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
   }
   return times;
+}
+
+const regionsByFile = new Map();
+
+/**
+ * The dependency a line of a built chunk came from, when the package bundles it (core bundles
+ * xstate, provider-openai the openai SDK): esbuild starts each module's code with a `// <path>`
+ * comment, so the path of the region holding the line names the package (`.../node_modules/xstate/...`).
+ * Undefined for a file that is not a built chunk, or a line of the package's own sources.
+ */
+function bundledDependency(url, line) {
+  if (!url.includes('/dist/') || url.includes('/node_modules/')) return undefined;
+  if (!regionsByFile.has(url)) {
+    let lines = [];
+    try {
+      lines = readFileSync(url.startsWith('file:') ? fileURLToPath(url) : url, 'utf8').split('\n');
+    } catch {
+      // Not readable any more: its lines count as the package's own.
+    }
+    const regions = [];
+    lines.forEach((text, index) => {
+      if (/^\/\/ \S+\.[cm]?[jt]sx?$/.test(text)) regions.push({ start: index, path: text.slice(3) });
+    });
+    regionsByFile.set(url, regions);
+  }
+  let path;
+  for (const region of regionsByFile.get(url)) {
+    if (region.start > line) break;
+    path = region.path;
+  }
+  return path?.includes('node_modules/') ? `/${path}` : undefined;
 }
