@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig({
   // The worker threads' scripts are entries of their own: workers load them by file (see chunk-worker-url.ts).
-  entry: { index: 'src/index.ts', 'chunk-worker': 'src/chunk-worker.ts', 'tree-check-worker': 'src/tree-check-worker.ts' },
+  entry: { index: 'src/index.ts', 'chunk-worker': 'src/chunk-worker.ts' },
   // Only imported when running from the sources (chunk-worker-url.ts): never bundled.
   external: ['tsup'],
   format: ['esm'],

@@ -66,8 +66,8 @@ try {
     inProcess.push(performance.now() - started);
   }
   result.unchangedSyncInProcessMs = round(median(inProcess));
-  // The same answer two ways, interleaved: sync() then search(), and searchFresh (the query while
-  // the tree is compared, on a worker thread and this one). The ratio holds under load better than either time.
+  // The same answer two ways, interleaved: sync() then search(), and searchFresh (which leaves the
+  // Merkle root for later). The ratio holds under load better than either time.
   const query = 'parse string schema';
   const ways = { syncThenSearch: async () => { await index.sync(); return index.search(query); }, searchFresh: () => index.searchFresh(query) };
   const wayTimes = { syncThenSearch: [], searchFresh: [] };

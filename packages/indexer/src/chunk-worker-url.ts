@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The worker threads' entries: each is its own tsup entry, a `.js` file beside this module. */
-export type WorkerEntry = 'chunk-worker' | 'tree-check-worker';
-const workerEntries: WorkerEntry[] = ['chunk-worker', 'tree-check-worker'];
+export type WorkerEntry = 'chunk-worker';
+const workerEntries: WorkerEntry[] = ['chunk-worker'];
 
 let sourceBundle: Promise<URL> | undefined;
 

@@ -5,22 +5,18 @@ import { join, relative, resolve } from 'node:path';
 import type { EmbeddingModelV1 } from '@cairn/core';
 import { canonicalWorkspaceRoot, IgnoreRules, isInsideRoot, toPosix } from '@cairn/core/workspace-files';
 import type { ChunkFileOptions } from './chunk-file.js';
-import { chunkWorkerUrl, workerScriptUrl } from './chunk-worker-url.js';
+import { chunkWorkerUrl } from './chunk-worker-url.js';
 import { ChunkPool, defaultChunkWorkers } from './chunk-workers.js';
 import { embeddingModelKey } from './embed-chunks.js';
 import { WorkspaceRoles } from './file-role.js';
 import { type EmbedPendingResult, embeddingInput, embedPending } from './embed-pending.js';
 import { contentHash, merkleTree } from './hashing.js';
 import { IndexStore, type FileRecord } from './index-store.js';
-import { spareCore, startTreeCheck } from './parallel-tree-check.js';
-import { clearScanState, decodeScanState, readScanState, readScanStateBlob, saveScanState, type ScanState, stateFiles, stateListings, writeScanState } from './scan-state.js';
+import { clearScanState, readScanState, saveScanState, type ScanState, stateFiles, stateListings, writeScanState } from './scan-state.js';
 import { loadRulesFor, readTextFile, type ScannedFile, type ScanResult, type SkipReason, scanWorkspace, trustedMtime } from './scan-workspace.js';
 import { searchChunks } from './search-chunks.js';
-import { compareTree, firstFileOfFolders, statePath, type TreeDiff } from './tree-check.js';
+import { compareTree, firstFileOfFolders, statePath } from './tree-check.js';
 import type { Chunk, CodebaseIndex, CreateIndexOptions, IndexProgress, IndexStats, SearchOptions, SearchResult, SkippedFile, SyncOptions, SyncResult } from './types.js';
-
-/** A scan state this large (about 1 500 files) is checked on two threads by `searchFresh`. */
-const parallelCheckMinBytes = 64 * 1024;
 
 /** `$CAIRN_HOME/index/<hash of the canonical workspace path>.sqlite`. */
 export function indexDatabasePath(canonicalRoot: string, home?: string): string {
@@ -81,17 +77,16 @@ class WorkspaceIndex implements CodebaseIndex {
   }
 
   /**
-   * `sync()` inside the writer queue. `known`: the state and how the tree differs from it, when the
-   * caller already compared them (searchFresh). `rootHashNow` false leaves the Merkle root (a read of
-   * the whole files table) to whoever asks for it next.
+   * `sync()` inside the writer queue. `rootHashNow` false leaves the Merkle root (a read of the whole
+   * files table) to whoever asks for it next.
    */
-  private async syncNow(syncOptions: SyncOptions, known?: { state: ScanState; diff: TreeDiff }, rootHashNow = true): Promise<SyncResult> {
+  private async syncNow(syncOptions: SyncOptions, rootHashNow = true): Promise<SyncResult> {
     const signal = syncOptions.abortSignal;
     const limits = this.limits;
-    const state = known ? known.state : readScanState(this.store, limits);
+    const state = readScanState(this.store, limits);
     // The common cases, a tree exactly as the last sync left it or with files edited in place, cost
     // one stat per folder and file (and reading the edited files): no walk, no files table.
-    const diff = known?.diff ?? (state ? compareTree(this.cwd, state) : undefined);
+    const diff = state ? compareTree(this.cwd, state) : undefined;
     let tree: TreeSync | undefined;
     if (state && diff?.kind === 'same') tree = unchangedTree(state);
     else if (state && diff?.kind === 'edited') tree = await this.applyEdits(state, diff.files, signal);
@@ -162,39 +157,15 @@ class WorkspaceIndex implements CodebaseIndex {
   }
 
   /**
-   * `sync()` then `search()`, with the query run while the tree is checked: on a large tree, when a
-   * core is idle, a worker thread starts on the comparison (parallel-tree-check.ts), this thread
-   * queries and then joins it.
-   * The results are returned only when the tree turns out exactly as the last sync left it;
-   * otherwise the index is brought up to date and the query asked again, so an answer never
-   * predates the tree. With an embedding model it syncs first (chunks still without a vector are
-   * embedded before the query).
+   * `sync()` then `search()` in one turn of the writer queue, leaving the Merkle root to the next
+   * `sync()` or `stats()`: the answer never predates the tree, and an unchanged tree costs one stat
+   * per folder and file before the query. With an embedding model, chunks still without a vector
+   * are embedded first (sync does that).
    */
   searchFresh(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
     const syncOptions = options.abortSignal ? { abortSignal: options.abortSignal } : {};
-    if (this.model) return this.sync(syncOptions).then(() => this.search(query, options));
     return this.exclusive(async () => {
-      const blob = readScanStateBlob(this.store);
-      const state = blob && decodeScanState(blob, this.limits);
-      // Under this many bytes of state (about 1 500 files) the comparison takes a few ms: not worth a thread.
-      const parallel = blob !== undefined && state !== undefined && blob.length >= parallelCheckMinBytes && (this.options.parallelTreeCheck ?? spareCore());
-      const workerUrl = parallel ? await workerScriptUrl('tree-check-worker') : undefined;
-      if (!state || !workerUrl) {
-        // One thread: compare first, or a query asked before a change was found is wasted.
-        await this.syncNow(syncOptions, state ? { state, diff: compareTree(this.cwd, state) } : undefined, false);
-        return this.search(query, options);
-      }
-      const check = startTreeCheck(this.cwd, blob, state, workerUrl);
-      let results: SearchResult[];
-      try {
-        results = await this.search(query, options);
-      } catch (error) {
-        check.cancel();
-        throw error;
-      }
-      const diff = await check.result();
-      if (diff.kind === 'same') return results;
-      await this.syncNow(syncOptions, { state, diff }, false);
+      await this.syncNow(syncOptions, false);
       return this.search(query, options);
     });
   }

@@ -45,28 +45,19 @@ interface StateHeader {
 
 const metaKey = 'scan_state';
 
-export function readScanState(store: IndexStore, limits: { maxFileBytes: number; maxFiles: number }): ScanState | undefined {
-  const blob = readScanStateBlob(store);
-  return blob ? decodeScanState(blob, limits) : undefined;
-}
-
-/** The stored state as is (for a worker thread to decode), or undefined when there is none. */
-export function readScanStateBlob(store: IndexStore): Buffer | undefined {
-  const value = store.db.prepare('select value from meta where key = ?').pluck().get(metaKey);
-  // '' = cleared; text = a state of an earlier version (JSON).
-  return Buffer.isBuffer(value) && value.length >= 8 ? value : undefined;
-}
-
 /**
  * Layout: u32 header bytes, u32 names bytes, header (JSON), names (NUL-separated), then the numbers.
- * Undefined for a damaged blob, another version, or (given `limits`) a state made with other limits.
+ * Undefined when there is none, for a damaged blob, another version, or a state made with other limits.
  */
-export function decodeScanState(value: Buffer, limits?: { maxFileBytes: number; maxFiles: number }): ScanState | undefined {
+export function readScanState(store: IndexStore, limits: { maxFileBytes: number; maxFiles: number }): ScanState | undefined {
+  const value = store.db.prepare('select value from meta where key = ?').pluck().get(metaKey);
+  // '' = cleared; text = a state of an earlier version (JSON).
+  if (!Buffer.isBuffer(value) || value.length < 8) return undefined;
   try {
     const headerEnd = 8 + value.readUInt32LE(0);
     const namesEnd = headerEnd + value.readUInt32LE(4);
     const header = JSON.parse(value.toString('utf8', 8, headerEnd)) as StateHeader;
-    if (header.version !== 3 || (limits && (header.maxFileBytes !== limits.maxFileBytes || header.maxFiles !== limits.maxFiles))) return undefined;
+    if (header.version !== 3 || header.maxFileBytes !== limits.maxFileBytes || header.maxFiles !== limits.maxFiles) return undefined;
     const names = header.folderCount + header.fileCount > 0 ? value.toString('utf8', headerEnd, namesEnd).split('\0') : [];
     // Copied: the blob's offset in its buffer need not be a multiple of 8.
     const numbers = new Float64Array(2 * (header.folderCount + header.fileCount));

@@ -20,8 +20,7 @@ export const maxEditedFiles = 256;
  * when every folder matches, the edited files are the whole difference.
  *
  * Synchronous `lstat` in a tight loop: about 4 µs a file here (2 µs of it the system call), where
- * an awaited one costs ten times that. parallel-tree-check.ts runs the same per-folder comparison
- * on two threads.
+ * an awaited one costs ten times that.
  */
 export function compareTree(root: string, state: ScanState): TreeDiff {
   if (!ignoreFilesMatch(root, state)) return { kind: 'structure' };
@@ -40,7 +39,7 @@ export function treeMatchesState(root: string, state: ScanState): boolean {
 }
 
 /** The state is complete and every ignore file it knows has its recorded size and mtime. */
-export function ignoreFilesMatch(root: string, state: ScanState): boolean {
+function ignoreFilesMatch(root: string, state: ScanState): boolean {
   if (state.truncated) return false;
   for (const [folder, name, size, mtimeMs] of state.ignoreFiles) {
     const path = state.folders[folder] === '' ? `${root}/${name}` : `${root}/${state.folders[folder]}/${name}`;
@@ -66,7 +65,7 @@ export function firstFileOfFolders(state: ScanState): Int32Array {
  * one of its files is gone or no longer a folder / regular file). A file whose size or mtime
  * differs is passed to `onEdited`, which returns false to stop (too many).
  */
-export function compareFolder(root: string, state: ScanState, folder: number, firstFile: number, onEdited: (file: number) => boolean): boolean {
+function compareFolder(root: string, state: ScanState, folder: number, firstFile: number, onEdited: (file: number) => boolean): boolean {
   const name = state.folders[folder] as string;
   const stats = lstatSync(name === '' ? root : `${root}/${name}`, { throwIfNoEntry: false });
   const mtimeMs = state.folderStats[2 * folder] as number;

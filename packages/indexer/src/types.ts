@@ -125,12 +125,6 @@ export interface CreateIndexOptions {
    * 0 chunks on the calling thread. Batches under 16 files are always chunked on the calling thread.
    */
   parseWorkers?: number;
-  /**
-   * Whether `searchFresh` compares a large tree (a scan state over 64 KB, about 1 500 files) on a
-   * worker thread while it queries: default when a core is idle (1-minute load average at most
-   * cores - 1); `true` always, `false` never (the calling thread compares first, then queries).
-   */
-  parallelTreeCheck?: boolean;
   /** `lines` cuts every file into line windows (for evaluations); default `syntax` (tree-sitter). */
   chunking?: 'syntax' | 'lines';
   /** Syntax chunk budget in characters (default max 2400 ≈ 600 tokens, siblings under 530 merged). */
@@ -145,9 +139,9 @@ export interface CodebaseIndex {
   sync(options?: SyncOptions): Promise<SyncResult>;
   search(query: string, options?: SearchOptions): Promise<SearchResult[]>;
   /**
-   * `sync()` then `search()`, answering sooner: the query runs while the tree is checked (on two
-   * threads for a large tree); when the check finds any change, the index is synced and the query
-   * asked again, so the results always reflect the tree as it is now. What `cairn search` runs.
+   * `sync()` then `search()` in one go, so the results always reflect the tree as it is now; the
+   * Merkle root is left to the next `sync()` or `stats()` (about 100 ms on a large tree). What
+   * `cairn search` runs.
    */
   searchFresh(query: string, options?: SearchOptions): Promise<SearchResult[]>;
   /** Re-index these files now (workspace-relative or absolute); missing files are removed. */

@@ -2,17 +2,11 @@ import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { workerScriptUrl } from '../src/chunk-worker-url.js';
 import { createIndex } from '../src/index.js';
-import { IndexStore } from '../src/index-store.js';
-import { startTreeCheck } from '../src/parallel-tree-check.js';
-import { decodeScanState, readScanStateBlob } from '../src/scan-state.js';
-import { firstFileOfFolders, statePath } from '../src/tree-check.js';
 import { closeAfterEach, hashedBagOfWordsModel, tempWorkspace } from './helpers.js';
 
-// searchFresh answers while the tree is compared with the scan state (on two threads for a large
-// tree) and must never return an answer older than the tree: each kind of change is made here and
-// the next answer must show it.
+// searchFresh must never return an answer older than the tree: each kind of change is made here
+// and the next answer must show it.
 
 const { indexes, cleanups } = closeAfterEach();
 
@@ -32,11 +26,11 @@ function treeFiles(folders: number, perFolder: number): Record<string, string> {
   return files;
 }
 
-async function indexedTree(files: Record<string, string>, parallelTreeCheck?: boolean) {
+async function indexedTree(files: Record<string, string>) {
   const workspace = await tempWorkspace(files);
   cleanups.push(workspace.cleanup);
   ageTree(workspace.root);
-  const index = await createIndex({ cwd: workspace.root, home: workspace.home, parseWorkers: 0, ...(parallelTreeCheck === undefined ? {} : { parallelTreeCheck }) });
+  const index = await createIndex({ cwd: workspace.root, home: workspace.home, parseWorkers: 0 });
   indexes.push(index);
   await index.sync();
   return { workspace, index };
@@ -76,15 +70,8 @@ describe('searchFresh', () => {
     await expectFreshAnswers(workspace, index);
   });
 
-  it.each([true, false])('shows every change on a tree large enough for a worker thread (parallelTreeCheck: %s)', async (parallelTreeCheck) => {
-    // About 1 500 files: a scan state over the size at which a worker may compare the tree.
-    const { workspace, index } = await indexedTree(treeFiles(50, 30), parallelTreeCheck);
-    const store = new IndexStore(index.dbPath);
-    try {
-      expect(readScanStateBlob(store)?.length).toBeGreaterThan(64 * 1024);
-    } finally {
-      store.close();
-    }
+  it('shows every change on a tree of about 1 500 files', async () => {
+    const { workspace, index } = await indexedTree(treeFiles(50, 30));
     await expectFreshAnswers(workspace, index);
   });
 
@@ -108,54 +95,5 @@ describe('searchFresh', () => {
     expect(await paths(index.searchFresh('validateUserPassword'))).toContain('src/auth/login.ts');
     const stats = await index.stats();
     expect(stats.vectors).toBe(stats.chunks);
-  });
-});
-
-describe('the tree comparison on two threads', () => {
-  async function stateOf(index: Awaited<ReturnType<typeof createIndex>>) {
-    const store = new IndexStore(index.dbPath);
-    try {
-      const blob = readScanStateBlob(store);
-      const state = blob && decodeScanState(blob);
-      if (!blob || !state) throw new Error('no scan state');
-      return { blob, state };
-    } finally {
-      store.close();
-    }
-  }
-
-  /** Start a check and let the worker compare every folder before this thread joins. */
-  async function workerOnlyCheck(root: string, blob: Uint8Array, state: NonNullable<ReturnType<typeof decodeScanState>>) {
-    const check = startTreeCheck(root, blob, state, await workerScriptUrl('tree-check-worker'));
-    expect(await check.workerFinished).toBe('done');
-    const compared = check.foldersComparedByWorker;
-    return { diff: await check.result(), compared };
-  }
-
-  it('the worker finds edits in place and structural changes on its own', async () => {
-    const { workspace, index } = await indexedTree(treeFiles(12, 3));
-    let { blob, state } = await stateOf(index);
-    // The worker compared every folder before this thread joined: the verdicts are its own.
-    expect(await workerOnlyCheck(workspace.root, blob, state)).toEqual({ diff: { kind: 'same' }, compared: state.folders.length });
-    await writeFile(join(workspace.root, 'notes/section-7/meeting-notes-number-1.txt'), 'Edited notes.\n');
-    const { diff, compared } = await workerOnlyCheck(workspace.root, blob, state);
-    expect(compared).toBe(state.folders.length);
-    const firstFiles = firstFileOfFolders(state);
-    expect(diff.kind === 'edited' ? diff.files.map((file) => statePath(state, firstFiles, file)) : diff).toEqual(['notes/section-7/meeting-notes-number-1.txt']);
-    await index.sync();
-    ageTree(workspace.root);
-    await index.sync();
-    ({ blob, state } = await stateOf(index));
-    await writeFile(join(workspace.root, 'notes/section-11/new.txt'), 'New.\n');
-    expect((await workerOnlyCheck(workspace.root, blob, state)).diff).toEqual({ kind: 'structure' });
-  });
-
-  it('without a worker, the calling thread compares every folder itself', async () => {
-    const { workspace, index } = await indexedTree(treeFiles(4, 2));
-    const { blob, state } = await stateOf(index);
-    const check = startTreeCheck(workspace.root, blob, state, undefined);
-    await writeFile(join(workspace.root, 'notes/section-3/meeting-notes-number-0.txt'), 'Edited.\n');
-    expect((await check.result()).kind).toBe('edited');
-    expect(check.foldersComparedByWorker).toBe(0);
   });
 });
