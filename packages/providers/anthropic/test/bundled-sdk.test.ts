@@ -3,30 +3,23 @@
 // a few files instead of a few hundred (docs/benchmarks.md, "Start-up"). The built package then
 // streams a recorded answer from a local server in a fresh process.
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { fixtureResponse, startFixtureServer } from '@cairn/core/testing';
-import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuildMetafile, buildPackageForTest, type PackageBuild } from '../../../../scripts/testing/package-build.js';
 import config from '../tsup.config.js';
 
-interface Metafile {
-  outputs: Record<string, { imports: Array<{ path: string; kind: string; external?: boolean }>; entryPoint?: string; inputs: Record<string, unknown> }>;
-}
-
 const run = promisify(execFile);
-const packageRoot = resolve(import.meta.dirname, '..');
-// Inside the package's node_modules, so the build resolves @cairn/core and @cairn/provider-utils as the published package does.
-const outDir = join(packageRoot, 'node_modules', '.cache', `cairn-anthropic-build-${process.pid}`);
-let metafile: Metafile;
+let built: PackageBuild;
+let outDir: string;
+let metafile: BuildMetafile;
 
 beforeAll(async () => {
-  await build({ ...(config as object), config: false, entry: { index: join(packageRoot, 'src/index.ts') }, outDir, dts: false, sourcemap: false, silent: true, metafile: true });
-  const file = readdirSync(outDir).find((name) => name.startsWith('metafile-') && name.endsWith('.json'));
-  metafile = JSON.parse(readFileSync(join(outDir, file as string), 'utf8')) as Metafile;
+  built = await buildPackageForTest(resolve(import.meta.dirname, '..'), config as object, 'anthropic');
+  ({ outDir, metafile } = built);
 }, 60_000);
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+afterAll(() => built?.remove());
 
 describe('the built @cairn/provider-anthropic', () => {
   it('bundles the Anthropic SDK into chunks reached only by a dynamic import', () => {
