@@ -1,11 +1,15 @@
 import type { LanguageModelV1, LanguageModelV1CallOptions, LanguageModelV1StreamResult } from '@cairn/core/spec';
-import { callProvider, driveProviderStream, headersToRecord, sdkRequestOptions } from '@cairn/provider-utils';
+import { callProvider, driveProviderStream, headersToRecord, type SdkRequestOptions, sdkRequestOptions } from '@cairn/provider-utils';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { chatCompletionToChunks } from './map-openai-chat-completion.js';
 import { createOpenAIChatStreamState, finishOpenAIChatStream, mapOpenAIChatStreamChunk } from './map-openai-chat-stream-chunk.js';
 import { buildOpenAIChatRequest } from './openai-chat-request.js';
 import type { OpenAIModelConfig } from './openai-client.js';
 import { openAIIncompleteStreamError, toOpenAIProviderError } from './openai-error.js';
+import { requestBodyJson } from './request-body-json.js';
+
+/** The body fields whose items are the same objects step after step (see request-body-json.ts). */
+const sharedBodyArrays = new Set(['messages', 'tools']);
 
 /** A model on the Chat Completions API (`POST /chat/completions`), OpenAI's or a compatible server's. */
 export class OpenAIChatLanguageModel implements LanguageModelV1 {
@@ -27,7 +31,7 @@ export class OpenAIChatLanguageModel implements LanguageModelV1 {
     const errorContext = this.#config.errorContext;
     const abortSignal = options.abortSignal;
     const { data, response } = await callProvider(
-      async () => (await this.#config.getClient()).chat.completions.create(body, sdkRequestOptions(options)).withResponse(),
+      async () => (await this.#config.getClient()).chat.completions.create(body, withBodyText(body, sdkRequestOptions(options))).withResponse(),
       { abortSignal, toError: (error) => toOpenAIProviderError(error, errorContext) },
     );
     const state = createOpenAIChatStreamState(response.headers.get('x-request-id') ?? undefined);
@@ -43,4 +47,13 @@ export class OpenAIChatLanguageModel implements LanguageModelV1 {
     });
     return { stream, request: { body }, response: { headers: headersToRecord(response.headers) } };
   }
+}
+
+/**
+ * The request options with the body as JSON text, made from cached parts. `create` spreads the
+ * options over `{ body }`, so this text is what the SDK sends; a string body with a content-type
+ * header goes out as is instead of through the SDK's own JSON.stringify.
+ */
+function withBodyText(body: object, requestOptions: SdkRequestOptions): SdkRequestOptions & { body: string } {
+  return { ...requestOptions, body: requestBodyJson(body as Record<string, unknown>, sharedBodyArrays), headers: { ...requestOptions.headers, 'content-type': 'application/json' } };
 }

@@ -1,4 +1,4 @@
-import type { CallWarning, LanguageModelV1CallOptions } from '@cairn/core/spec';
+import type { CallWarning, LanguageModelV1CallOptions, LanguageModelV1FunctionTool } from '@cairn/core/spec';
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 import { isReasoningModel, type OpenAIModelConfig, requestedReasoningEffort } from './openai-client.js';
@@ -7,6 +7,17 @@ function toolChoice(choice: LanguageModelV1CallOptions['toolChoice']): ChatCompl
   if (!choice) return undefined;
   if (choice.type === 'tool') return { type: 'function', function: { name: choice.toolName } };
   return choice.type;
+}
+
+/**
+ * Each tool's wire form, made once per tool object: the runtime sends the same tool list every step,
+ * so the same objects reach the body and their JSON is made once too (request-body-json.ts).
+ */
+const chatTools = new WeakMap<LanguageModelV1FunctionTool, ChatCompletionTool>();
+function chatTool(tool: LanguageModelV1FunctionTool): ChatCompletionTool {
+  let converted = chatTools.get(tool);
+  if (!converted) chatTools.set(tool, (converted = { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }));
+  return converted;
 }
 
 /** The Chat Completions request body for one call. Pure. */
@@ -38,9 +49,7 @@ export function buildOpenAIChatRequest(
     else warnings.push({ type: 'unsupported-setting', setting: 'reasoningEffort', message: `${modelId} does not reason; reasoningEffort was not sent.` });
   }
   if (options.tools?.length) {
-    body.tools = options.tools.map(
-      (tool): ChatCompletionTool => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }),
-    );
+    body.tools = options.tools.map(chatTool);
     const choice = toolChoice(options.toolChoice);
     if (choice) body.tool_choice = choice;
   }
