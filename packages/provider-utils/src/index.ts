@@ -8,5 +8,6 @@ export {
   asBoolean, asInstance, asNumber, asOneOf, asString, defaultProviderContext, headersSetting, resolveSetting, type SettingLayers, type SettingReader,
   settingLayers, stringSetting,
 } from './settings.js';
+export { asFetch, sdkFetch } from './transport.js';
 // Retry-after parsing has one home, core's error entry (the runtime reads the advice off ProviderError); re-exported for providers.
 export { maxRetryAfterMs, parseRetryAfterHeaders, type RetryAfterAdvice, type RetryAfterHeaders, retryAfterNote } from '@cairn/core/errors';

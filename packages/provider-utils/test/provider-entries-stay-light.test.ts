@@ -63,3 +63,17 @@ describe('@cairn/core/spec', () => {
     expect(code).toBe('');
   });
 });
+
+describe('@cairn/provider-utils entries', () => {
+  /** The Node built-ins a bundle of `entry` imports (`node:http`...), dynamic imports included. */
+  async function nodeBuiltins(entry: string): Promise<string[]> {
+    const result = await esbuild.build({ entryPoints: [resolve(packagesDir, entry)], absWorkingDir: packagesDir, bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', conditions: ['cairn-source'], logLevel: 'silent' });
+    const inputs = Object.values(result.metafile.inputs) as Array<{ imports: Array<{ path: string; external?: boolean }> }>;
+    return [...new Set(inputs.flatMap((input) => input.imports.filter((imported) => imported.external && imported.path.startsWith('node:')).map((imported) => imported.path)))].sort();
+  }
+
+  it('the root entry imports no Node built-in; the node-http entry is where node:http lives', async () => {
+    expect(await nodeBuiltins('provider-utils/src/index.ts')).toEqual([]);
+    expect(await nodeBuiltins('provider-utils/src/node-http-fetch.ts')).toEqual(['node:http', 'node:https', 'node:zlib']);
+  });
+});
