@@ -99,7 +99,12 @@ export interface RunMachineContext {
   invalidToolSteps: number;
   /** This step's tool calls after their checks, by call id (approvals turn `ask` into `ready` or `done`). */
   checked: Record<string, CheckedToolCall>;
-  /** Results of this step's finished tool calls, by call id. */
+  /**
+   * Results of this step's finished tool calls, by call id. The executeTools actor writes each one
+   * here as it lands (as the stream actor writes `sink`), so a step costs one machine event for its
+   * tools (`tools.done`) instead of one per call; the machine reads it when the tools are done, and
+   * a cancel reads what finished. A new step starts with a new record.
+   */
   outcomes: Record<string, ToolCallOutcome>;
   /** The questions of the current `awaitingApproval`. */
   approvals: ApprovalRequest[];
@@ -126,7 +131,6 @@ export interface RunMachineContext {
 export type RunMachineEvent =
   | { type: 'model.done'; turn: TurnState }
   | { type: 'model.failed'; turn: TurnState; error: RunFailure }
-  | { type: 'tool.completed'; outcome: ToolCallOutcome }
   | { type: 'tools.done' }
   | { type: 'mode.switch'; to: string; explanation: string }
   | { type: 'approval.decided'; callId: string; decision: ApprovalDecision }
@@ -202,7 +206,7 @@ export interface ExecuteToolsInput {
   mode: string;
   turn: TurnState;
   checked: Record<string, CheckedToolCall>;
-  /** Calls already finished (a resumed step): not run again. */
+  /** The step's results record (context.outcomes): calls already in it are not run again; each finished call is written to it. */
   outcomes: Record<string, ToolCallOutcome>;
 }
 

@@ -93,7 +93,7 @@ function start(script: Script, input: Partial<RunMachineInput> = {}) {
           for (const block of run.turn.blocks) {
             if (block.kind !== 'tool-call') continue;
             const checked = run.checked[block.toolCallId];
-            sendBack({ type: 'tool.completed', outcome: checked?.kind === 'done' ? checked.outcome : outcome(block.toolCallId, script.invalid) });
+            run.outcomes[block.toolCallId] = checked?.kind === 'done' ? checked.outcome : outcome(block.toolCallId, script.invalid);
           }
           for (const event of script.toolEvents?.(run.step) ?? []) sendBack(event);
           sendBack({ type: 'tools.done' });

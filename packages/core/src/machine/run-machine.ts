@@ -269,7 +269,6 @@ export const runMachine = setup({
             onError: failWith('tool_execution_failed'),
           },
           on: {
-            'tool.completed': { actions: assign({ outcomes: ({ context, event }) => ({ ...context.outcomes, [event.outcome.toolCallId]: event.outcome }) }) },
             'mode.switch': [
               { guard: 'switchAllowed', actions: 'acceptModeSwitch' },
               { guard: 'switchNeedsApproval', actions: 'askForModeSwitch' },

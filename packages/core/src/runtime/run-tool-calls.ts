@@ -51,7 +51,8 @@ export async function checkToolCalls(scope: RunScope, input: CheckToolCallsInput
 
 /**
  * The body of the `executeTools` actor: run the checked calls in parallel (writes to one path one
- * at a time), report each result to the machine as it lands, and a mode switch a call asked for.
+ * at a time), write each result to the step's results record as it lands, and tell the machine of
+ * a mode switch a call asked for and, at the end, that the tools are done.
  * The turn's outputs together are capped so one step cannot flood the context.
  */
 export async function executeTools(scope: RunScope, input: ExecuteToolsInput, signal: AbortSignal, send: (event: RunMachineEvent) => void): Promise<void> {
@@ -76,9 +77,10 @@ export async function executeTools(scope: RunScope, input: ExecuteToolsInput, si
       const ran = await withEditFeedback(scope, executed, scope.toolSignal);
       const outcome = hooks && checked.kind === 'ready' ? await applyPostToolHooks(hooks, { agentId: plan.agentId, runId: plan.runId, cwd: plan.cwd, mode: mode.id }, checked.tool, ran, signal) : ran;
       if (signal.aborted) throw signal.reason;
+      // Written before anything else awaits: a cancel from here on keeps this result.
+      input.outcomes[outcome.toolCallId] = outcome;
       scope.calledTools.push(outcome.toolName);
       await reportOutcome(scope, outcome);
-      send({ type: 'tool.completed', outcome });
       const pending = takePendingModeSwitch(plan.state);
       if (pending) send({ type: 'mode.switch', to: typeof pending.to === 'string' ? pending.to : '', explanation: pending.explanation ?? '' });
       return outcome;
@@ -86,7 +88,7 @@ export async function executeTools(scope: RunScope, input: ExecuteToolsInput, si
   );
   // Clipped outputs replace what the model reads; the events above already showed the full text.
   for (const clipped of capTurnToolOutputs(outcomes, { maxTokens: plan.turnOutputTokens })) {
-    if (!outcomes.includes(clipped)) send({ type: 'tool.completed', outcome: clipped });
+    if (!outcomes.includes(clipped)) input.outcomes[clipped.toolCallId] = clipped;
   }
   await publisher.toolUpdatesWritten();
   // The results are in the next step's checkpoint; the step's events are written with it.
