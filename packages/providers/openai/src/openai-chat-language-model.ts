@@ -6,10 +6,13 @@ import { createOpenAIChatStreamState, finishOpenAIChatStream, mapOpenAIChatStrea
 import { buildOpenAIChatRequest } from './openai-chat-request.js';
 import type { OpenAIModelConfig } from './openai-client.js';
 import { openAIIncompleteStreamError, toOpenAIProviderError } from './openai-error.js';
-import { requestBodyJson } from './request-body-json.js';
+import { requestBodyJson, type SharedFields } from './request-body-json.js';
 
-/** The body fields whose items are the same objects step after step (see request-body-json.ts). */
-const sharedBodyArrays = new Set(['messages', 'tools']);
+/** The body fields that are the same objects, or arrays of them, step after step (see request-body-json.ts). */
+const sharedBodyFields: SharedFields = new Map([
+  ['messages', 'items'],
+  ['tools', 'whole'],
+]);
 
 /** A model on the Chat Completions API (`POST /chat/completions`), OpenAI's or a compatible server's. */
 export class OpenAIChatLanguageModel implements LanguageModelV1 {
@@ -55,5 +58,5 @@ export class OpenAIChatLanguageModel implements LanguageModelV1 {
  * header goes out as is instead of through the SDK's own JSON.stringify.
  */
 function withBodyText(body: object, requestOptions: SdkRequestOptions): SdkRequestOptions & { body: string } {
-  return { ...requestOptions, body: requestBodyJson(body as Record<string, unknown>, sharedBodyArrays), headers: { ...requestOptions.headers, 'content-type': 'application/json' } };
+  return { ...requestOptions, body: requestBodyJson(body as Record<string, unknown>, sharedBodyFields), headers: { ...requestOptions.headers, 'content-type': 'application/json' } };
 }

@@ -10,13 +10,16 @@ function toolChoice(choice: LanguageModelV1CallOptions['toolChoice']): ChatCompl
 }
 
 /**
- * Each tool's wire form, made once per tool object: the runtime sends the same tool list every step,
- * so the same objects reach the body and their JSON is made once too (request-body-json.ts).
+ * The tool list's wire form, made once per list: the runtime sends the same list object every step
+ * of a mode, so the same array reaches the body and its JSON is made once too (request-body-json.ts).
  */
-const chatTools = new WeakMap<LanguageModelV1FunctionTool, ChatCompletionTool>();
-function chatTool(tool: LanguageModelV1FunctionTool): ChatCompletionTool {
-  let converted = chatTools.get(tool);
-  if (!converted) chatTools.set(tool, (converted = { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }));
+const chatToolLists = new WeakMap<LanguageModelV1FunctionTool[], ChatCompletionTool[]>();
+function chatTools(tools: LanguageModelV1FunctionTool[]): ChatCompletionTool[] {
+  let converted = chatToolLists.get(tools);
+  if (!converted) {
+    converted = tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }));
+    chatToolLists.set(tools, converted);
+  }
   return converted;
 }
 
@@ -49,7 +52,7 @@ export function buildOpenAIChatRequest(
     else warnings.push({ type: 'unsupported-setting', setting: 'reasoningEffort', message: `${modelId} does not reason; reasoningEffort was not sent.` });
   }
   if (options.tools?.length) {
-    body.tools = options.tools.map(chatTool);
+    body.tools = chatTools(options.tools);
     const choice = toolChoice(options.toolChoice);
     if (choice) body.tool_choice = choice;
   }

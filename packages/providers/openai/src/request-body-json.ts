@@ -1,7 +1,7 @@
 /**
  * A request body as JSON text, assembled from the text of its parts. The messages and tool
  * definitions of a conversation are the same objects from one step to the next (each message is
- * converted once, see convert-to-openai-chat-messages.ts; each tool once, see openai-chat-request.ts),
+ * converted once, see convert-to-openai-chat-messages.ts; the tool list once, see openai-chat-request.ts),
  * so each one is serialised once and a step serialises only what is new. The tools and the system
  * prompt alone are about 20 KB per request of a coding agent, sent again every step.
  *
@@ -29,12 +29,24 @@ function arrayText(items: readonly unknown[]): string {
   return `[${items.map((item) => (typeof item === 'object' && item !== null ? cachedText(item) : (JSON.stringify(item) ?? 'null'))).join(',')}]`;
 }
 
-/** `body` as JSON; the items of the `sharedArrays` fields are serialised once per object. */
-export function requestBodyJson(body: Record<string, unknown>, sharedArrays: ReadonlySet<string>): string {
+/**
+ * How a field's value is shared between requests: `whole`, the same object (a tool list); `items`,
+ * a new array of the same objects (the messages, one more each step).
+ */
+export type SharedFields = ReadonlyMap<string, 'whole' | 'items'>;
+
+function fieldText(value: unknown, sharing: 'whole' | 'items' | undefined): string | undefined {
+  if (sharing === 'items' && Array.isArray(value)) return arrayText(value);
+  if (sharing === 'whole' && typeof value === 'object' && value !== null) return cachedText(value);
+  return JSON.stringify(value);
+}
+
+/** `body` as JSON; the values of the `shared` fields (or their items) are serialised once per object. */
+export function requestBodyJson(body: Record<string, unknown>, shared: SharedFields): string {
   const fields: string[] = [];
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined || typeof value === 'function') continue;
-    const text = sharedArrays.has(key) && Array.isArray(value) ? arrayText(value) : JSON.stringify(value);
+    const text = fieldText(value, shared.get(key));
     fields.push(`${JSON.stringify(key)}:${text}`);
   }
   return `{${fields.join(',')}}`;
