@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LanguageModelV1, LanguageModelV1CallOptions, LanguageModelV1StreamPart, LanguageModelV1StreamResult, ModelCatalogEntry } from '@cairn/core/spec';
-import { callProvider, driveProviderStream, headersToRecord, sdkRequestOptions } from '@cairn/provider-utils';
+import { callProvider, driveProviderStream, headersToRecord, sdkFetch, sdkRequestOptions } from '@cairn/provider-utils';
 import { toAnthropicProviderError } from './anthropic-error.js';
 import { buildAnthropicRequest } from './anthropic-request.js';
 import { type AnthropicStreamEvent, createAnthropicStreamState, finishAnthropicStream, mapAnthropicStreamEvent } from './map-anthropic-stream-event.js';
@@ -31,15 +31,16 @@ export class AnthropicLanguageModel implements LanguageModelV1 {
   /** Built on first use so that importing a provider does not load the SDK. */
   #getClient(): Promise<Anthropic> {
     if (this.#config.client) return Promise.resolve(this.#config.client);
-    this.#client ??= import('@anthropic-ai/sdk').then(
-      ({ default: AnthropicClient }) =>
+    // Without a `fetch` setting, Node's own HTTP client in Node (docs/providers.md, "Transport").
+    this.#client ??= Promise.all([import('@anthropic-ai/sdk'), sdkFetch(this.#config.fetch, () => import('@cairn/provider-utils/node-http'))]).then(
+      ([{ default: AnthropicClient }, fetch]) =>
         new AnthropicClient({
           apiKey: this.#config.apiKey,
           ...(this.#config.baseURL ? { baseURL: this.#config.baseURL } : {}),
           // The runtime owns retries; two layers would multiply attempts.
           maxRetries: 0,
           ...(this.#config.headers ? { defaultHeaders: this.#config.headers } : {}),
-          ...(this.#config.fetch ? { fetch: this.#config.fetch } : {}),
+          ...(fetch ? { fetch } : {}),
         }),
     );
     return this.#client;

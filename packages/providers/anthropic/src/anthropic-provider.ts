@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ConfigurationError } from '@cairn/core/errors';
 import type { LanguageModelV1, ModelCatalogEntry, ProviderContext, ProviderSettings, ProviderV1 } from '@cairn/core/spec';
-import { asInstance, headersSetting, resolveSetting, settingLayers, stringSetting } from '@cairn/provider-utils';
+import { asFetch, asInstance, headersSetting, resolveSetting, settingLayers, stringSetting } from '@cairn/provider-utils';
 import { AnthropicLanguageModel } from './anthropic-language-model.js';
 import { anthropicModels, findAnthropicModel } from './anthropic-models.js';
 
@@ -31,7 +31,6 @@ const asAnthropicClient = asInstance<Anthropic>(
   'an Anthropic client (new Anthropic({...}))',
   (value) => typeof value === 'object' && value !== null && 'messages' in value,
 );
-const asFetch = asInstance<typeof globalThis.fetch>('a fetch function', (value) => typeof value === 'function');
 
 /** Per-agent settings (`providers.anthropic`) win over the factory's, which win over env. */
 function resolveSettings(factory: AnthropicProviderSettings, context: ProviderContext | undefined) {

@@ -1,3 +1,4 @@
+import { sdkFetch } from '@cairn/provider-utils';
 import type { GoogleGenAI } from '@google/genai';
 
 export interface GoogleClientConfig {
@@ -18,8 +19,9 @@ export function lazyGoogleClient(config: GoogleClientConfig): () => Promise<Goog
   let client: Promise<GoogleGenAI> | undefined;
   return () => {
     if (config.client) return Promise.resolve(config.client);
-    client ??= import('@google/genai').then(
-      ({ GoogleGenAI: Client }) =>
+    // Without a `fetch` setting, Node's own HTTP client in Node (docs/providers.md, "Transport").
+    client ??= Promise.all([import('@google/genai'), sdkFetch(config.fetch, () => import('@cairn/provider-utils/node-http'))]).then(
+      ([{ GoogleGenAI: Client }, fetch]) =>
         new Client({
           vertexai: false,
           apiKey: config.apiKey,
@@ -28,7 +30,7 @@ export function lazyGoogleClient(config: GoogleClientConfig): () => Promise<Goog
             retryOptions: { attempts: 1 },
             ...(config.baseURL ? { baseUrl: config.baseURL } : {}),
             ...(config.headers ? { headers: config.headers } : {}),
-            ...(config.fetch ? { fetch: config.fetch } : {}),
+            ...(fetch ? { fetch } : {}),
           },
         }),
     );

@@ -1,7 +1,7 @@
 import type { GoogleGenAI } from '@google/genai';
 import { ConfigurationError } from '@cairn/core/errors';
 import type { EmbeddingModelV1, LanguageModelV1, ModelCatalogEntry, ProviderContext, ProviderSettings, ProviderV1 } from '@cairn/core/spec';
-import { asInstance, asNumber, headersSetting, resolveSetting, settingLayers, stringSetting } from '@cairn/provider-utils';
+import { asFetch, asInstance, asNumber, headersSetting, resolveSetting, settingLayers, stringSetting } from '@cairn/provider-utils';
 import { GoogleEmbeddingModel } from './google-embedding-model.js';
 import { GoogleLanguageModel } from './google-language-model.js';
 import { findGoogleModel, googleEmbeddingModels, googleModels } from './google-models.js';
@@ -33,7 +33,6 @@ export interface GoogleProvider extends ProviderV1 {
 const apiKeyEnv = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'];
 
 const asGoogleClient = asInstance<GoogleGenAI>('a GoogleGenAI client (new GoogleGenAI({...}))', (value) => typeof value === 'object' && value !== null && 'models' in value);
-const asFetch = asInstance<typeof globalThis.fetch>('a fetch function', (value) => typeof value === 'function');
 
 /** Per-agent settings (`providers.google`) win over the factory's, which win over env. */
 function resolveSettings(factory: GoogleProviderSettings, context: ProviderContext | undefined): GoogleProviderSettings {

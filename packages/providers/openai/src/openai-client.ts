@@ -1,4 +1,5 @@
 import type { LanguageModelV1CallOptions, ModelCatalogEntry } from '@cairn/core/spec';
+import { sdkFetch } from '@cairn/provider-utils';
 import type OpenAI from 'openai';
 import type { OpenAIErrorContext } from './openai-error.js';
 
@@ -11,6 +12,8 @@ export interface OpenAIClientSettings {
   project: string | null;
   /** An injected client is used as is (its own settings win); requests still pass `maxRetries: 0`. */
   client?: OpenAI | undefined;
+  /** The SDK client's fetch; without one, Node's own HTTP client in Node (`sdkFetch`), the SDK's default elsewhere. */
+  fetch?: typeof globalThis.fetch | undefined;
 }
 
 let openAISdk: Promise<typeof import('openai')> | undefined;
@@ -30,8 +33,8 @@ export function createLazyOpenAIClient(settings: OpenAIClientSettings): () => Pr
   let client: Promise<OpenAI> | undefined = settings.client ? Promise.resolve(settings.client) : undefined;
   if (!client) loadOpenAISdk().catch(() => undefined);
   return () => {
-    client ??= loadOpenAISdk().then(
-      ({ default: OpenAIClient }) =>
+    client ??= Promise.all([loadOpenAISdk(), sdkFetch(settings.fetch, () => import('@cairn/provider-utils/node-http'))]).then(
+      ([{ default: OpenAIClient }, fetch]) =>
         new OpenAIClient({
           apiKey: settings.apiKey,
           baseURL: settings.baseURL,
@@ -40,6 +43,7 @@ export function createLazyOpenAIClient(settings: OpenAIClientSettings): () => Pr
           defaultHeaders: settings.headers,
           // The Cairn runtime owns retries; never retry in two layers.
           maxRetries: 0,
+          ...(fetch ? { fetch } : {}),
         }),
     );
     return client;

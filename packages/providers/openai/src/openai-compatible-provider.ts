@@ -1,6 +1,6 @@
 import { ConfigurationError } from '@cairn/core/errors';
 import type { LanguageModelV1, ModelCatalogEntry, ProviderContext, ProviderV1 } from '@cairn/core/spec';
-import { asBoolean, headersSetting, resolveSetting, settingLayers, stringSetting } from '@cairn/provider-utils';
+import { asBoolean, asFetch, headersSetting, resolveSetting, settingLayers, stringSetting } from '@cairn/provider-utils';
 import type OpenAI from 'openai';
 import type { OpenAIModelConfig } from './openai-client.js';
 import { OpenAIChatLanguageModel } from './openai-chat-language-model.js';
@@ -25,6 +25,8 @@ export interface OpenAICompatibleProviderSettings {
   apiKeyEnv?: string;
   headers?: Record<string, string>;
   client?: OpenAI;
+  /** The fetch for the client we build (`providers.<id>.fetch` wins over this). Default in Node: Node's own HTTP client (docs/providers.md, "Transport"). */
+  fetch?: typeof globalThis.fetch;
   /** Send `prompt_cache_key`. Default false: strict servers reject unknown fields. */
   promptCacheKey?: boolean;
   /** What to tell the user when the server cannot be reached. */
@@ -50,7 +52,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleProviderSetting
 
   // The factory's overridable settings; `baseURL` is not one of them: it is the server's default
   // address, the last fallback, so `baseURLEnv` (OLLAMA_BASE_URL) overrides it.
-  const factorySettings = { apiKey: settings.apiKey, headers: settings.headers, client: settings.client, promptCacheKey: settings.promptCacheKey };
+  const factorySettings = { apiKey: settings.apiKey, headers: settings.headers, client: settings.client, fetch: settings.fetch, promptCacheKey: settings.promptCacheKey };
 
   function resolve(context: ProviderContext | undefined) {
     const layers = settingLayers(settings.id, factorySettings, context);
@@ -93,6 +95,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleProviderSetting
         organization: null,
         project: null,
         client,
+        fetch: resolveSetting(layers, 'fetch', asFetch),
       }),
     };
   }

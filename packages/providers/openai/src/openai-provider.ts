@@ -1,6 +1,6 @@
 import { ConfigurationError } from '@cairn/core/errors';
 import type { LanguageModelV1, ModelCatalogEntry, ProviderContext, ProviderV1 } from '@cairn/core/spec';
-import { asBoolean, asOneOf, headersSetting, resolveSetting, type SettingReader, settingLayers, stringSetting } from '@cairn/provider-utils';
+import { asBoolean, asFetch, asOneOf, headersSetting, resolveSetting, type SettingReader, settingLayers, stringSetting } from '@cairn/provider-utils';
 import type OpenAI from 'openai';
 import type { OpenAIModelConfig } from './openai-client.js';
 import { OpenAIChatLanguageModel } from './openai-chat-language-model.js';
@@ -23,6 +23,8 @@ export interface OpenAIProviderSettings {
   api?: OpenAIApi;
   /** An `OpenAI` client to use instead of building one (its own settings apply; requests pass `maxRetries: 0`). */
   client?: OpenAI;
+  /** The fetch for the client we build (`providers.openai.fetch` wins over this). Default in Node: Node's own HTTP client (docs/providers.md, "Transport"). */
+  fetch?: typeof globalThis.fetch;
   /** Send `prompt_cache_key` when the call has one. Default true. */
   promptCacheKey?: boolean;
   /** Responses API reasoning summaries. Default `auto`; `false` for organisations that may not request them. */
@@ -89,6 +91,7 @@ export function createOpenAI(settings: OpenAIProviderSettings = {}): OpenAIProvi
         organization: stringSetting(layers, 'organization', ['OPENAI_ORG_ID']) ?? null,
         project: stringSetting(layers, 'project', ['OPENAI_PROJECT_ID']) ?? null,
         client,
+        fetch: resolveSetting(layers, 'fetch', asFetch),
       }),
     };
   }
