@@ -121,6 +121,8 @@ export interface RunMachineContext {
   resume?: RunResumePoint;
   /** The current turn's tool calls are the saved conversation's (a resume at them): checking saves nothing first. */
   callsSaved?: boolean;
+  /** The step's conversation is not saved yet: sampling saves it while the request is in flight. */
+  stepUnsaved?: boolean;
   /**
    * This turn as an assistant message with its tool calls, built once: the calls' checkpoint and the
    * step's results share the object, so the next save knows it is saved without hashing it again.
@@ -181,6 +183,12 @@ export interface StreamModelInput {
   usage: TokenUsage;
   stepReminder?: string;
   sink: TurnSink;
+  /**
+   * Save `messages` as the step's checkpoint once the request is on its way (not after compacting,
+   * whose actor saved the compacted conversation). Nothing of the answer is acted upon before the
+   * save is done; a cancel stops it with the state.
+   */
+  saveCheckpoint?: true;
 }
 
 export interface CheckToolCallsInput {

@@ -36,7 +36,7 @@ interface Script {
   /** What executeTools sends besides results, per step. */
   toolEvents?: (step: number) => RunMachineEvent[];
   invalid?: boolean;
-  /** The state whose actor never finishes (to cancel there); `saving`: the step's save in preparing, `savingCalls`: the calls' save in acting. */
+  /** The state whose actor never finishes (to cancel there); `saving`: the step's save in sampling, `savingCalls`: the calls' save in acting. */
   hangIn?: 'preparing' | 'saving' | 'compacting' | 'sampling' | 'savingCalls' | 'checking' | 'acting';
   /** The stop hooks' answer when the run would finish (with `stopHook: true` in the input). */
   stop?: (input: StopHookInput) => StopHookOutput;
@@ -60,9 +60,7 @@ function start(script: Script, input: Partial<RunMachineInput> = {}) {
     actors: {
       prepareStep: fromPromise(async ({ input: step, signal }) => {
         if (hang === 'preparing') return never();
-        const needsCompaction = script.compactAt?.includes(step.step + 1) ?? false;
-        if (!needsCompaction) await save({ messages: step.messages, mode: step.mode }, signal, hang === 'saving');
-        return { messages: step.messages, needsCompaction };
+        return { messages: step.messages, needsCompaction: script.compactAt?.includes(step.step + 1) ?? false };
       }),
       compact: fromPromise(async ({ input: step, signal }) => {
         if (hang === 'compacting') return never();
@@ -73,12 +71,14 @@ function start(script: Script, input: Partial<RunMachineInput> = {}) {
       saveCheckpoint: fromPromise(async ({ input: saved, signal }) => save(saved, signal, false)),
       streamModel: fromCallback<RunMachineEvent, StreamModelInput>(({ input: step, sendBack }) => {
         const turn = script.turns[step.step - 1] ?? textTurn('done');
+        const controller = new AbortController();
         if (hang === 'sampling') {
           step.sink.current = textTurn('partial');
           return () => stopped.push('streamModel');
         }
-        queueMicrotask(() => sendBack({ type: 'model.done', turn }));
-        return undefined;
+        // The step's save runs beside the model call; the turn is reported once it is done.
+        void (step.saveCheckpoint ? save({ messages: step.messages, mode: step.mode }, controller.signal, hang === 'saving') : Promise.resolve()).then(() => sendBack({ type: 'model.done', turn }));
+        return () => controller.abort();
       }),
       checkToolCalls: fromPromise(async ({ input: check, signal }) => {
         if (check.save) await save({ messages: check.save, mode: check.mode }, signal, hang === 'savingCalls');
@@ -118,7 +118,7 @@ function start(script: Script, input: Partial<RunMachineInput> = {}) {
 const settled = (actor: ReturnType<typeof start>['actor']) => waitFor(actor, (snapshot) => snapshot.status === 'done');
 
 describe('run machine', () => {
-  it('finishes a text turn: preparing (saving the step) -> sampling -> finished, with the turn in the output', async () => {
+  it('finishes a text turn: preparing -> sampling (saving the step) -> finished, with the turn in the output', async () => {
     const { actor, saves } = start({ turns: [textTurn('hello')] });
     const done = await settled(actor);
     expect(done.output).toMatchObject({ status: 'finished', result: 'hello', mode: 'agent' });
@@ -275,7 +275,7 @@ describe('run machine', () => {
   describe('cancel in every state', () => {
     const cases = [
       { state: 'preparing', match: 'preparing', hangIn: 'preparing', roles: ['user'], stopped: [] },
-      { state: 'preparing', match: 'preparing', hangIn: 'saving', roles: ['user'], stopped: ['saveCheckpoint'] },
+      { state: 'sampling', match: 'sampling', hangIn: 'saving', roles: ['user'], stopped: ['saveCheckpoint'] },
       { state: 'compacting', match: 'compacting', hangIn: 'compacting', roles: ['user'], stopped: [], compactAt: [1] },
       { state: 'sampling', match: 'sampling', hangIn: 'sampling', roles: ['user', 'assistant'], stopped: ['streamModel'] },
       { state: 'acting', match: { acting: 'checking' }, hangIn: 'savingCalls', roles: ['user', 'assistant', 'tool'], stopped: ['saveCheckpoint'] },
@@ -293,7 +293,7 @@ describe('run machine', () => {
         expect(done.output?.messages.map((message) => message.role)).toEqual(entry.roles);
         expect(stopped).toEqual(entry.stopped);
         if (entry.state === 'acting') expect(JSON.stringify(done.output?.messages.at(-1))).toContain('was cancelled before this tool call finished');
-        if (entry.state === 'sampling') expect(done.output?.result).toBe('partial');
+        if (entry.hangIn === 'sampling') expect(done.output?.result).toBe('partial');
       });
     }
 

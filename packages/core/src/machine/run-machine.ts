@@ -35,9 +35,12 @@ function withAssistantTurn(context: RunMachineContext, includeToolCalls: boolean
   return assistant ? [...context.messages, assistant] : context.messages;
 }
 
-/** A new step's fresh turn state (assigned on the way into sampling, with what the step was prepared with). */
-function nextStep(context: RunMachineContext) {
-  return { step: context.step + 1, turn: emptyTurn(), sink: { current: emptyTurn() }, checked: {}, outcomes: {}, callsSaved: false, turnMessage: undefined };
+/**
+ * A new step's fresh turn state (assigned on the way into sampling, with what the step was prepared
+ * with). `saved`: the step's conversation is already saved (compacting saves what it compacted).
+ */
+function nextStep(context: RunMachineContext, saved: boolean) {
+  return { step: context.step + 1, turn: emptyTurn(), sink: { current: emptyTurn() }, checked: {}, outcomes: {}, callsSaved: false, turnMessage: undefined, stepUnsaved: !saved };
 }
 
 /** The conversation with this step's assistant turn and its tool results, and the invalid-steps count. */
@@ -203,8 +206,9 @@ export const runMachine = setup({
         { target: 'preparing' },
       ],
     },
-    // The step's checkpoint is saved by the actor of the state that assembles it (preparing, or
-    // compacting when the request is over the budget): one actor per state, and a cancel stops the save.
+    // The step's checkpoint is saved by the sampling actor while the request is in flight (hidden
+    // behind the model's latency; nothing of the answer is acted upon before it is done), or by
+    // compacting when the request was over the budget. A cancel stops the save with its state.
     preparing: {
       on: { cancel: cancelFrom('preparing') },
       invoke: {
@@ -212,7 +216,7 @@ export const runMachine = setup({
         input: ({ context }) => ({ step: context.step, mode: context.mode, messages: context.messages }),
         onDone: [
           { guard: ({ event }) => event.output.needsCompaction, target: 'compacting', actions: assign(({ event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder })) },
-          { target: 'sampling', actions: assign(({ context, event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder, ...nextStep(context) })) },
+          { target: 'sampling', actions: assign(({ context, event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder, ...nextStep(context, false) })) },
         ],
         onError: failWith('prepare_failed'),
       },
@@ -222,7 +226,7 @@ export const runMachine = setup({
       invoke: {
         src: 'compact',
         input: ({ context }) => ({ mode: context.mode, messages: context.messages }),
-        onDone: { target: 'sampling', actions: assign(({ context, event }) => ({ messages: event.output.messages, ...nextStep(context) })) },
+        onDone: { target: 'sampling', actions: assign(({ context, event }) => ({ messages: event.output.messages, ...nextStep(context, true) })) },
         onError: failWith('compaction_failed'),
       },
     },
@@ -239,7 +243,10 @@ export const runMachine = setup({
       },
       invoke: {
         src: 'streamModel',
-        input: ({ context }) => ({ step: context.step, mode: context.mode, messages: context.messages, usage: context.usage, sink: context.sink, ...(context.stepReminder ? { stepReminder: context.stepReminder } : {}) }),
+        input: ({ context }) => ({
+          step: context.step, mode: context.mode, messages: context.messages, usage: context.usage, sink: context.sink,
+          ...(context.stepReminder ? { stepReminder: context.stepReminder } : {}), ...(context.stepUnsaved ? { saveCheckpoint: true as const } : {}),
+        }),
         onError: failWith('stream_failed'),
       },
     },

@@ -30,18 +30,17 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   const hooks = runHooksOf(plan.hooks);
   const machine = runMachine.provide({
     actors: {
-      prepareStep: fromPromise(async ({ input, signal }: { input: PrepareStepInput; signal: AbortSignal }) => {
-        const prepared = await prepareStep(scope, input, signal);
-        if (!prepared.needsCompaction) await saveStep(plan, prepared.messages, input.mode, signal);
-        return prepared;
-      }),
+      prepareStep: fromPromise(({ input, signal }: { input: PrepareStepInput; signal: AbortSignal }) => prepareStep(scope, input, signal)),
       compact: fromPromise(async ({ input, signal }: { input: CompactInput; signal: AbortSignal }) => {
         const compacted = await compact(scope, input, signal);
         await saveStep(plan, compacted.messages, input.mode, signal);
         return compacted;
       }),
       saveCheckpoint: fromPromise(({ input, signal }: { input: SaveCheckpointInput; signal: AbortSignal }) => saveStep(plan, input.messages, input.mode, signal)),
-      streamModel: callbackActor<StreamModelInput>((input, signal, send) => streamStep(scope, input, signal, send), 'stream_failed'),
+      streamModel: callbackActor<StreamModelInput>(
+        (input, signal, send) => streamStep(scope, input, signal, send, input.saveCheckpoint ? () => saveStep(plan, input.messages, input.mode, signal) : undefined),
+        'stream_failed',
+      ),
       checkToolCalls: fromPromise(async ({ input, signal }: { input: CheckToolCallsInput; signal: AbortSignal }) => {
         // The turn's usage goes to the run row in the same commit where the store commits steps (else finishTurn wrote it).
         const runPatch = input.usage && plan.checkpointer.commitsSteps ? { usage: input.usage, updatedAt: Date.now() } : undefined;

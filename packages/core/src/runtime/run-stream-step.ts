@@ -14,8 +14,10 @@ import { updatesForStreamPart } from './tool-call-updates.js';
 /**
  * The body of the `streamModel` actor: one model call. The turn is reduced here, once, into the
  * machine's sink as parts arrive (a cancel keeps what came); the machine gets one event at the end.
+ * `saveCheckpoint` saves the step's conversation while the request is in flight; the turn is
+ * reported only once that save is done, and its failure fails the run.
  */
-export async function streamStep(scope: RunScope, input: StreamModelInput, signal: AbortSignal, send: (event: RunMachineEvent) => void): Promise<void> {
+export async function streamStep(scope: RunScope, input: StreamModelInput, signal: AbortSignal, send: (event: RunMachineEvent) => void, saveCheckpoint?: () => Promise<void>): Promise<void> {
   const { plan, publisher } = scope;
   const reminder = input.stepReminder ? [stepReminderMessage(input.stepReminder)] : [];
   scope.stepStartedAt.set(input.step, Date.now());
@@ -40,7 +42,13 @@ export async function streamStep(scope: RunScope, input: StreamModelInput, signa
     },
   );
   let failure: ReturnType<typeof toFailure> | undefined;
+  // Awaited before the first part is handled: none of the answer is written before the step's save.
+  let stepSaved = saveCheckpoint && saveBesideRequest(saveCheckpoint);
   for await (const part of stream) {
+    if (stepSaved) {
+      await stepSaved();
+      stepSaved = undefined;
+    }
     const turn = applyStreamPart(input.sink.current, part);
     input.sink.current = turn;
     const events = updatesForStreamPart(part, turn, scope.toolIdOf);
@@ -50,10 +58,29 @@ export async function streamStep(scope: RunScope, input: StreamModelInput, signa
     if (part.type === 'error') failure = toFailure(part.error, 'provider_error');
   }
   if (signal.aborted) return;
+  await stepSaved?.();
   const turn = input.sink.current;
   await finishTurn(scope, input, turn, failure !== undefined);
   send(failure ? { type: 'model.failed', turn, error: failure } : { type: 'model.done', turn });
 }
+
+/**
+ * The step's save, started once the current turn of the event loop is over (by then the model call
+ * has built its request and handed it to the socket: the loop above started it), so its store write
+ * overlaps the model's latency instead of delaying the request — or earlier, when the first part
+ * of the answer comes first (a model that answers without I/O). Returns "start it if it has not
+ * started, and wait for it". A save started on its own is handled here, so a cancel, which returns
+ * without waiting for it, leaves no unhandled rejection.
+ */
+function saveBesideRequest(save: () => Promise<void>): () => Promise<void> {
+  let started: Promise<void> | undefined;
+  const start = () => (started ??= save());
+  nextMacrotask(() => void start().catch(() => undefined));
+  return start;
+}
+
+/** setImmediate where there is one (Node); a zero timeout elsewhere (core's root runs in browsers too). */
+const nextMacrotask: (callback: () => void) => void = typeof globalThis.setImmediate === 'function' ? (callback) => void globalThis.setImmediate(callback) : (callback) => void setTimeout(callback, 0);
 
 function partMessages(scope: RunScope, part: LanguageModelV1StreamPart, turn: TurnState): RunEvent[] {
   if (part.type === 'response-metadata' && part.requestId) return [scope.publisher.message({ type: 'request', request_id: part.requestId })];
