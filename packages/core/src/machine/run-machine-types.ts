@@ -123,6 +123,8 @@ export interface RunMachineContext {
   callsSaved?: boolean;
   /** The step's conversation is not saved yet: sampling saves it while the request is in flight. */
   stepUnsaved?: boolean;
+  /** What preparing decided: the request is over the budget, compact it first. */
+  needsCompaction?: boolean;
   /**
    * This turn as an assistant message with its tool calls, built once: the calls' checkpoint and the
    * step's results share the object, so the next save knows it is saved without hashing it again.

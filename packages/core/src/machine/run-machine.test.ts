@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import { assign, createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
 import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ToolDefinition } from '../spec/tool/v1/index.js';
 import type { CheckedToolCall, ToolCallOutcome } from '../runtime/tool-runner.js';
-import { maxInvalidToolSteps, runMachine } from './run-machine.js';
+import { maxInvalidToolSteps, runMachine, toFailure } from './run-machine.js';
 import type { ApprovalRequest, AwaitApprovalsInput, CheckToolCallsOutput, ExecuteToolsInput, RunMachineEvent, RunMachineInput, StopHookInput, StopHookOutput, StreamModelInput } from './run-machine-types.js';
 import { emptyTurn, type TurnState } from './turn-state.js';
 
@@ -40,6 +40,8 @@ interface Script {
   hangIn?: 'preparing' | 'saving' | 'compacting' | 'sampling' | 'savingCalls' | 'checking' | 'acting';
   /** The stop hooks' answer when the run would finish (with `stopHook: true` in the input). */
   stop?: (input: StopHookInput) => StopHookOutput;
+  /** Prepare steps inline (the runtime's `preparesInline` guard and `prepareInline` action), as this function says. */
+  prepareInline?: (step: { step: number; messages: ModelMessage[] }) => { messages: ModelMessage[]; needsCompaction: boolean };
 }
 
 function start(script: Script, input: Partial<RunMachineInput> = {}) {
@@ -56,9 +58,25 @@ function start(script: Script, input: Partial<RunMachineInput> = {}) {
     }
     saves.push(saved);
   };
+  const prepared: number[] = [];
+  const inline = script.prepareInline;
   const machine = runMachine.provide({
+    guards: { preparesInline: () => inline !== undefined },
+    actions: {
+      // As the runtime's: a failure becomes the run's error, which the prepareFailed guard routes to failed.
+      prepareInline: assign(({ context }) => {
+        try {
+          const result = inline?.({ step: context.step, messages: context.messages });
+          if (!result) throw new Error('prepareInline without a script');
+          return { messages: result.messages, needsCompaction: result.needsCompaction };
+        } catch (error) {
+          return { error: toFailure(error, 'prepare_failed') };
+        }
+      }),
+    },
     actors: {
-      prepareStep: fromPromise(async ({ input: step, signal }) => {
+      prepareStep: fromPromise(async ({ input: step }) => {
+        prepared.push(step.step);
         if (hang === 'preparing') return never();
         return { messages: step.messages, needsCompaction: script.compactAt?.includes(step.step + 1) ?? false };
       }),
@@ -112,7 +130,7 @@ function start(script: Script, input: Partial<RunMachineInput> = {}) {
   });
   const actor = createActor(machine, { input: { messages: [user], mode: 'agent', maxSteps: 10, modes: runModes, state: {}, canApproveModeSwitch: true, ...input } });
   actor.start();
-  return { actor, saves, waits, stopped, stops };
+  return { actor, saves, waits, stopped, stops, prepared };
 }
 
 const settled = (actor: ReturnType<typeof start>['actor']) => waitFor(actor, (snapshot) => snapshot.status === 'done');
@@ -124,6 +142,39 @@ describe('run machine', () => {
     expect(done.output).toMatchObject({ status: 'finished', result: 'hello', mode: 'agent' });
     expect(done.output?.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'hello' }] });
     expect(saves).toHaveLength(1);
+  });
+
+  it('prepares inline when the runtime says so: no prepareStep actor, the same steps, compaction still routed', async () => {
+    const note: ModelMessage = { role: 'user', content: [{ type: 'text', text: 'rule reminder' }] };
+    const inlineSteps: number[] = [];
+    const { actor, saves, prepared } = start({
+      turns: [toolTurn('a'), textTurn('done')],
+      compactAt: [2],
+      prepareInline: ({ step, messages }) => {
+        inlineSteps.push(step);
+        return { messages: step === 0 ? [...messages, note] : messages, needsCompaction: step + 1 === 2 };
+      },
+    });
+    const done = await settled(actor);
+    expect(done.output?.status).toBe('finished');
+    expect(prepared).toEqual([]);
+    expect(inlineSteps).toEqual([0, 1]);
+    expect(done.output?.messages[1]).toEqual(note);
+    // Step 1 saved in sampling, its calls in acting, then step 2 compacted (and saved there).
+    expect(saves.map((save) => save.messages.length)).toEqual([2, 3, 5]);
+    expect(JSON.stringify(saves.at(-1)?.messages.at(-1))).toContain('summary');
+  });
+
+  it('an inline preparation that throws fails the run with prepare_failed', async () => {
+    const { actor } = start({
+      turns: [textTurn('never')],
+      prepareInline: () => {
+        throw new Error('the rules file is unreadable');
+      },
+    });
+    const done = await settled(actor);
+    expect(done.output).toMatchObject({ status: 'error', error: { code: 'prepare_failed', message: 'the rules file is unreadable' } });
+    expect(done.output?.messages).toEqual([user]);
   });
 
   it('with a stop hook, stopping may keep the run going: the reason is the next user message, the counter goes up', async () => {

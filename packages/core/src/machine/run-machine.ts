@@ -40,7 +40,7 @@ function withAssistantTurn(context: RunMachineContext, includeToolCalls: boolean
  * with). `saved`: the step's conversation is already saved (compacting saves what it compacted).
  */
 function nextStep(context: RunMachineContext, saved: boolean) {
-  return { step: context.step + 1, turn: emptyTurn(), sink: { current: emptyTurn() }, checked: {}, outcomes: {}, callsSaved: false, turnMessage: undefined, stepUnsaved: !saved };
+  return { step: context.step + 1, turn: emptyTurn(), sink: { current: emptyTurn() }, checked: {}, outcomes: {}, callsSaved: false, turnMessage: undefined, stepUnsaved: !saved, needsCompaction: false };
 }
 
 /** The conversation with this step's assistant turn and its tool results, and the invalid-steps count. */
@@ -103,6 +103,11 @@ export const runMachine = setup({
     stopHook: fromPromise<StopHookOutput, StopHookInput>(notProvided('stopHook')),
   },
   guards: {
+    // Provided by the runtime: whether this mode's step is prepared inline (by `prepareInline`)
+    // rather than by the `prepareStep` actor, which a mode whose reminder reads files needs.
+    preparesInline: () => false,
+    // Set only by a failed inline preparation: a run that failed before ended there.
+    prepareFailed: ({ context }) => context.error !== undefined,
     resumesAtModeSwitch: ({ context }) => context.resume?.modeSwitch?.approval !== undefined,
     resumesAtToolCalls: ({ context }) => context.resume?.turn !== undefined,
     turnHasToolCalls: ({ event }) => event.type === 'model.done' && turnToolCalls(event.turn).length > 0,
@@ -117,6 +122,10 @@ export const runMachine = setup({
     lastSwitchApproval: ({ context, event }) => isLastOpen(context, event) && context.approvals.some((request) => request.kind !== 'tool'),
   },
   actions: {
+    // Provided by the runtime with `preparesInline`: the step prepared synchronously, as `prepareStep` would.
+    prepareInline: assign(() => {
+      throw new Error('prepareInline must be provided by the runtime (runMachine.provide) with the preparesInline guard');
+    }),
     recordTurn: assign(({ context, event }) => {
       if (event.type !== 'model.done' && event.type !== 'model.failed') return {};
       const text = turnText(event.turn);
@@ -209,16 +218,29 @@ export const runMachine = setup({
     // The step's checkpoint is saved by the sampling actor while the request is in flight (hidden
     // behind the model's latency; nothing of the answer is acted upon before it is done), or by
     // compacting when the request was over the budget. A cancel stops the save with its state.
+    // Most steps are prepared inline, in this state's transitions (synchronous work: rule reminders,
+    // the mode's reminder, the budget check): no actor to start and stop, one macrostep fewer per step.
     preparing: {
+      initial: 'choosing',
       on: { cancel: cancelFrom('preparing') },
-      invoke: {
-        src: 'prepareStep',
-        input: ({ context }) => ({ step: context.step, mode: context.mode, messages: context.messages }),
-        onDone: [
-          { guard: ({ event }) => event.output.needsCompaction, target: 'compacting', actions: assign(({ event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder })) },
-          { target: 'sampling', actions: assign(({ context, event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder, ...nextStep(context, false) })) },
-        ],
-        onError: failWith('prepare_failed'),
+      states: {
+        choosing: { always: [{ guard: 'preparesInline', target: 'prepared', actions: 'prepareInline' }, { target: 'reading' }] },
+        // A mode whose reminder reads the run's edited files (debug mode) prepares in an actor.
+        reading: {
+          invoke: {
+            src: 'prepareStep',
+            input: ({ context }) => ({ step: context.step, mode: context.mode, messages: context.messages }),
+            onDone: { target: 'prepared', actions: assign(({ event }) => ({ messages: event.output.messages, stepReminder: event.output.stepReminder, needsCompaction: event.output.needsCompaction })) },
+            onError: failWith('prepare_failed'),
+          },
+        },
+        prepared: {
+          always: [
+            { guard: 'prepareFailed', target: '#run.failed' },
+            { guard: ({ context }) => context.needsCompaction === true, target: '#run.compacting' },
+            { target: '#run.sampling', actions: assign(({ context }) => nextStep(context, false)) },
+          ],
+        },
       },
     },
     compacting: {

@@ -1,14 +1,15 @@
-import { createActor, fromCallback, fromPromise } from 'xstate';
+import { assign, createActor, fromCallback, fromPromise } from 'xstate';
 import { runMachine, toFailure } from '../machine/run-machine.js';
 import type {
-  AwaitApprovalsInput, CheckToolCallsInput, CompactInput, ExecuteToolsInput, PrepareStepInput, RunMachineContext, RunMachineEvent, RunMachineOutput, SaveCheckpointInput, StopHookInput,
-  StreamModelInput,
+  AwaitApprovalsInput, CheckToolCallsInput, CompactInput, ExecuteToolsInput, PreparedStep, PrepareStepInput, RunMachineContext, RunMachineEvent, RunMachineOutput, SaveCheckpointInput,
+  StopHookInput, StreamModelInput,
 } from '../machine/run-machine-types.js';
 import { runHooksOf } from '../hooks/run-hooks.js';
 import { CairnError } from '../spec/errors/index.js';
 import { runStopHooks } from '../hooks/stop-hooks.js';
 import { turnToAssistantMessage } from '../machine/turn-to-message.js';
 import type { ModelMessage } from '../spec/language-model/v1/index.js';
+import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { RunRecord } from '../spec/store/v1/index.js';
 import { compactIfNeeded, needsCompaction } from './compaction-step.js';
 import { modeReminderText } from './mode-switch.js';
@@ -29,6 +30,8 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   const scope = new RunScope(plan);
   const hooks = runHooksOf(plan.hooks);
   const machine = runMachine.provide({
+    guards: { preparesInline: ({ context }) => !readsEditedFiles(scope.mode(context.mode)) },
+    actions: { prepareInline: assign(({ context }) => prepareInline(scope, context)) },
     actors: {
       prepareStep: fromPromise(({ input, signal }: { input: PrepareStepInput; signal: AbortSignal }) => prepareStep(scope, input, signal)),
       compact: fromPromise(async ({ input, signal }: { input: CompactInput; signal: AbortSignal }) => {
@@ -119,27 +122,42 @@ function callbackActor<Input>(body: (input: Input, signal: AbortSignal, send: (e
   });
 }
 
+/** A mode whose per-step reminder reads the run's edited files (debug mode) prepares in the prepareStep actor. */
+const readsEditedFiles = (mode: ModeDefinition) => typeof mode.reminder === 'function';
+
 /**
  * Before a model call: glob rules for files touched so far, the mode's per-step reminder (sent with
  * this request only, never stored, so it cannot pile up or shift the cached prefix), and whether the
- * request needs compacting first.
+ * request needs compacting first. Synchronous; `editedFiles` is what a file-reading reminder gets.
  */
-async function prepareStep(scope: RunScope, input: PrepareStepInput, signal: AbortSignal) {
+function prepareMessages(scope: RunScope, input: PrepareStepInput, editedFiles: Awaited<ReturnType<typeof readEditedFiles>> = []): PreparedStep {
   const { plan } = scope;
   const mode = scope.mode(input.mode);
   const rules = ruleReminderFor(plan.rules ?? [], [...scope.touchedPaths], plan.state);
   const messages = rules ? [...input.messages, rules] : input.messages;
   // The transcript a command hook may read (written only when one runs).
   runHooksOf(plan.hooks)?.noteConversation(messages);
-  let stepReminder: string | undefined;
-  if (typeof mode.reminder === 'function') {
-    const editedFiles = await readEditedFiles(plan.cwd, [...scope.editedPaths]);
-    stepReminder = mode.reminder({ step: input.step + 1, toolCalls: [...scope.calledTools], state: plan.state, editedFiles }) || undefined;
-  }
-  if (signal.aborted) throw signal.reason;
+  const stepReminder = typeof mode.reminder === 'function' ? mode.reminder({ step: input.step + 1, toolCalls: [...scope.calledTools], state: plan.state, editedFiles }) || undefined : undefined;
   const compaction = plan.compaction;
   const needed = compaction !== undefined && needsCompaction({ messages, systemPrompt: plan.systemPrompt, tools: scope.toolsFor(mode.id).specs, meter: scope.meter, budget: compaction.budget });
   return { messages, needsCompaction: needed, ...(stepReminder ? { stepReminder } : {}) };
+}
+
+/** The `prepareInline` action: the step prepared in the machine's transition; a failure fails the run with `prepare_failed`. */
+function prepareInline(scope: RunScope, context: RunMachineContext): Partial<RunMachineContext> {
+  try {
+    const prepared = prepareMessages(scope, { step: context.step, mode: context.mode, messages: context.messages });
+    return { messages: prepared.messages, stepReminder: prepared.stepReminder, needsCompaction: prepared.needsCompaction };
+  } catch (error) {
+    return { error: toFailure(error, 'prepare_failed') };
+  }
+}
+
+/** The `prepareStep` actor: the run's edited files read first, for the mode's reminder. */
+async function prepareStep(scope: RunScope, input: PrepareStepInput, signal: AbortSignal): Promise<PreparedStep> {
+  const editedFiles = await readEditedFiles(scope.plan.cwd, [...scope.editedPaths]);
+  if (signal.aborted) throw signal.reason;
+  return prepareMessages(scope, input, editedFiles);
 }
 
 async function compact(scope: RunScope, input: CompactInput, signal: AbortSignal) {
