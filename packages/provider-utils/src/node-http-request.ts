@@ -58,11 +58,21 @@ export function planNodeHttpRequest(input: string | URL | Request, init: Request
 
   const upper = (init.method ?? 'GET').toUpperCase();
   const method = normalizedMethods.has(upper) ? upper : (init.method ?? 'GET');
-  const headers = new Headers(init.headers);
-  if (!headers.has('accept')) headers.set('accept', '*/*');
-  if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'gzip, deflate, br');
-  if (body.contentType && !headers.has('content-type')) headers.set('content-type', body.contentType);
-  if (body.bytes) headers.set('content-length', String(body.bytes.byteLength));
-  else if (methodsExpectingBody.has(upper)) headers.set('content-length', '0');
-  return { url, method, headers: headersToRecord(headers), body: body.bytes, signal: init.signal ?? undefined };
+  const headers = requestHeaders(init.headers);
+  headers.accept ??= '*/*';
+  headers['accept-encoding'] ??= 'gzip, deflate, br';
+  if (body.contentType) headers['content-type'] ??= body.contentType;
+  if (body.bytes) headers['content-length'] = String(body.bytes.byteLength);
+  else if (methodsExpectingBody.has(upper)) headers['content-length'] = '0';
+  return { url, method, headers, body: body.bytes, signal: init.signal ?? undefined };
+}
+
+/**
+ * The request's headers as a record with lower-case names. A `Headers` object (what the SDKs pass)
+ * is read as it is: its names and values were checked when it was filled, and checking them again
+ * is a good part of a request's cost in a cold process. Any other form goes through `Headers`, so
+ * it is checked and combined as fetch would.
+ */
+function requestHeaders(init: HeadersInit | undefined): Record<string, string> {
+  return headersToRecord(init instanceof Headers ? init : new Headers(init));
 }

@@ -115,10 +115,15 @@ function responseHeaders(rawHeaders: string[]): Headers {
 export function toFetchResponse(message: IncomingMessage, request: { url: URL; method: string }, body: BodyStream | null): Response {
   const status = message.statusCode ?? 0;
   const response = new Response(body?.stream ?? null, { status, statusText: message.statusMessage ?? '', headers: responseHeaders(message.rawHeaders) });
-  const url = new URL(request.url);
-  url.hash = '';
-  Object.defineProperty(response, 'url', { value: url.href });
+  Object.defineProperty(response, 'url', { value: withoutFragment(request.url) });
   return response;
+}
+
+function withoutFragment(url: URL): string {
+  if (!url.hash) return url.href;
+  const copy = new URL(url);
+  copy.hash = '';
+  return copy.href;
 }
 
 /** Whether the response has a body at all. */
