@@ -58,6 +58,12 @@ const selectOneSql = 'SELECT * FROM agents WHERE agent_id = ?';
  * `agents.update`'s read-modify-write, to run inside the caller's transaction (IMMEDIATE, so a
  * lease change by another process between the read and the write cannot be lost).
  */
+/** A patch of exactly a checkpoint root (or null) and an update time. */
+function movesPointerOnly(patch: Partial<AgentRecord>): patch is { checkpointRoot: string | null; updatedAt: number } {
+  const keys = Object.keys(patch);
+  return keys.length === 2 && (typeof patch.checkpointRoot === 'string' || patch.checkpointRoot === null) && typeof patch.updatedAt === 'number';
+}
+
 export function prepareAgentUpdate(database: Database.Database): (agentId: string, patch: Partial<AgentRecord>) => AgentRecord {
   const upsert = database.prepare(upsertSql);
   const selectOne = database.prepare<[string], AgentRow>(selectOneSql);
@@ -68,7 +74,17 @@ export function prepareAgentUpdate(database: Database.Database): (agentId: strin
     `UPDATE agents SET updated_at = @updated_at, archived = @archived, checkpoint_root = @checkpoint_root, lease_run_id = @lease_run_id,
      lease_owner = @lease_owner, lease_expires_at = @lease_expires_at, record = @record WHERE agent_id = @agent_id`,
   );
+  // A checkpoint save's patch (the pointer and the time) touches two columns and not the record's
+  // JSON: one statement, no read-merge-serialise of the record.
+  const movePointer = database.prepare<{ agent_id: string; checkpoint_root: string | null; updated_at: number }, AgentRow>(
+    'UPDATE agents SET checkpoint_root = @checkpoint_root, updated_at = @updated_at WHERE agent_id = @agent_id RETURNING *',
+  );
   return (agentId, patch) => {
+    if (movesPointerOnly(patch)) {
+      const moved = movePointer.get({ agent_id: agentId, checkpoint_root: patch.checkpointRoot, updated_at: patch.updatedAt });
+      if (moved === undefined) throw notFoundError('agent', agentId);
+      return fromRow(moved);
+    }
     const row = selectOne.get(agentId);
     if (row === undefined) throw notFoundError('agent', agentId);
     const updated = JSON.parse(JSON.stringify({ ...fromRow(row), ...patch, agentId })) as AgentRecord;
