@@ -135,6 +135,8 @@ export interface RunMachineContext {
 export type RunMachineEvent =
   | { type: 'model.done'; turn: TurnState }
   | { type: 'model.failed'; turn: TurnState; error: RunFailure }
+  /** Sent by `actOnToolCalls` only when a call needs an approval: the run waits for it. */
+  | { type: 'tools.checked'; checked: Record<string, CheckedToolCall>; approvals: ApprovalRequest[] }
   | { type: 'tools.done' }
   | { type: 'mode.switch'; to: string; explanation: string }
   | { type: 'approval.decided'; callId: string; decision: ApprovalDecision }
@@ -219,6 +221,12 @@ export interface ExecuteToolsInput {
   /** The step's results record (context.outcomes): calls already in it are not run again; each finished call is written to it. */
   outcomes: Record<string, ToolCallOutcome>;
 }
+
+/**
+ * The `actOnToolCalls` actor's input: the turn's calls to save and check (`checked` empty), then
+ * run unless one needs an approval; or, back from `awaitingApproval`, the decided calls to run.
+ */
+export type ActOnToolCallsInput = CheckToolCallsInput & ExecuteToolsInput;
 
 export interface StopHookInput {
   mode: string;

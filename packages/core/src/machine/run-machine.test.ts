@@ -5,7 +5,7 @@ import type { ModeDefinition } from '../spec/mode/v1/index.js';
 import type { ToolDefinition } from '../spec/tool/v1/index.js';
 import type { CheckedToolCall, ToolCallOutcome } from '../runtime/tool-runner.js';
 import { maxInvalidToolSteps, runMachine, toFailure } from './run-machine.js';
-import type { ApprovalRequest, AwaitApprovalsInput, CheckToolCallsOutput, ExecuteToolsInput, RunMachineEvent, RunMachineInput, StopHookInput, StopHookOutput, StreamModelInput } from './run-machine-types.js';
+import type { ActOnToolCallsInput, ApprovalRequest, AwaitApprovalsInput, CheckToolCallsOutput, RunMachineEvent, RunMachineInput, StopHookInput, StopHookOutput, StreamModelInput } from './run-machine-types.js';
 import { emptyTurn, type TurnState } from './turn-state.js';
 
 const mode = (id: string, readOnly: boolean, transitionsTo: ModeDefinition['transitionsTo']): ModeDefinition => ({
@@ -98,25 +98,38 @@ function start(script: Script, input: Partial<RunMachineInput> = {}) {
         void (step.saveCheckpoint ? save({ messages: step.messages, mode: step.mode }, controller.signal, hang === 'saving') : Promise.resolve()).then(() => sendBack({ type: 'model.done', turn }));
         return () => controller.abort();
       }),
-      checkToolCalls: fromPromise(async ({ input: check, signal }) => {
-        if (check.save) await save({ messages: check.save, mode: check.mode }, signal, hang === 'savingCalls');
-        if (hang === 'checking') return never();
-        if (script.check) return script.check(check.turn);
-        const checked = Object.fromEntries(check.turn.blocks.map((block) => (block.kind === 'tool-call' ? [block.toolCallId, ready(block.toolCallId)] : ['', ready('')])).filter(([id]) => id));
-        return { checked, approvals: [] };
-      }),
-      executeTools: fromCallback<RunMachineEvent, ExecuteToolsInput>(({ input: run, sendBack }) => {
-        if (hang === 'acting') return () => stopped.push('executeTools');
-        queueMicrotask(() => {
-          for (const block of run.turn.blocks) {
+      // As the runtime's: save and check a fresh turn's calls (an approval goes to the machine), then run them.
+      actOnToolCalls: fromCallback<RunMachineEvent, ActOnToolCallsInput>(({ input: act, sendBack }) => {
+        const controller = new AbortController();
+        const run = (checked: Record<string, CheckedToolCall>) => {
+          for (const block of act.turn.blocks) {
             if (block.kind !== 'tool-call') continue;
-            const checked = run.checked[block.toolCallId];
-            run.outcomes[block.toolCallId] = checked?.kind === 'done' ? checked.outcome : outcome(block.toolCallId, script.invalid);
+            const call = checked[block.toolCallId];
+            act.outcomes[block.toolCallId] = call?.kind === 'done' ? call.outcome : outcome(block.toolCallId, script.invalid);
           }
-          for (const event of script.toolEvents?.(run.step) ?? []) sendBack(event);
+          for (const event of script.toolEvents?.(act.step) ?? []) sendBack(event);
           sendBack({ type: 'tools.done' });
-        });
-        return undefined;
+        };
+        const work = async () => {
+          if (Object.keys(act.checked).length > 0) {
+            if (hang === 'acting') return never();
+            return run(act.checked);
+          }
+          if (act.save) await save({ messages: act.save, mode: act.mode }, controller.signal, hang === 'savingCalls');
+          if (hang === 'checking') return never();
+          const checked = script.check?.(act.turn) ?? {
+            checked: Object.fromEntries(act.turn.blocks.flatMap((block) => (block.kind === 'tool-call' ? [[block.toolCallId, ready(block.toolCallId)]] : []))),
+            approvals: [],
+          };
+          if (checked.approvals.length > 0) return sendBack({ type: 'tools.checked', ...checked });
+          if (hang === 'acting') return never();
+          run(checked.checked);
+        };
+        void work();
+        return () => {
+          if (hang === 'acting') stopped.push('actOnToolCalls');
+          controller.abort();
+        };
       }),
       awaitApprovals: fromCallback<RunMachineEvent, AwaitApprovalsInput>(({ input: wait }) => {
         waits.push(wait.approvals);
@@ -329,9 +342,9 @@ describe('run machine', () => {
       { state: 'sampling', match: 'sampling', hangIn: 'saving', roles: ['user'], stopped: ['saveCheckpoint'] },
       { state: 'compacting', match: 'compacting', hangIn: 'compacting', roles: ['user'], stopped: [], compactAt: [1] },
       { state: 'sampling', match: 'sampling', hangIn: 'sampling', roles: ['user', 'assistant'], stopped: ['streamModel'] },
-      { state: 'acting', match: { acting: 'checking' }, hangIn: 'savingCalls', roles: ['user', 'assistant', 'tool'], stopped: ['saveCheckpoint'] },
-      { state: 'acting', match: { acting: 'checking' }, hangIn: 'checking', roles: ['user', 'assistant', 'tool'], stopped: [] },
-      { state: 'acting', match: { acting: 'running' }, hangIn: 'acting', roles: ['user', 'assistant', 'tool'], stopped: ['executeTools'] },
+      { state: 'acting', match: 'acting', hangIn: 'savingCalls', roles: ['user', 'assistant', 'tool'], stopped: ['saveCheckpoint'] },
+      { state: 'acting', match: 'acting', hangIn: 'checking', roles: ['user', 'assistant', 'tool'], stopped: [] },
+      { state: 'acting', match: 'acting', hangIn: 'acting', roles: ['user', 'assistant', 'tool'], stopped: ['actOnToolCalls'] },
     ] as const;
     for (const entry of cases) {
       it(`${JSON.stringify(entry.match)}: ends cancelled, stops the state's actor, closes the conversation`, async () => {

@@ -5,7 +5,7 @@ import { deniedCall } from '../runtime/checked-tool-call.js';
 import { hasUsageFigures } from './turn-usage.js';
 import { interruptedConversation } from './interrupted-turn.js';
 import type {
-  AwaitApprovalsInput, CheckToolCallsInput, CheckToolCallsOutput, CompactInput, ExecuteToolsInput, PreparedStep, PrepareStepInput, RunFailure, RunMachineContext,
+  ActOnToolCallsInput, AwaitApprovalsInput, CompactInput, PreparedStep, PrepareStepInput, RunFailure, RunMachineContext,
   RunMachineEmitted, RunMachineEvent, RunMachineInput, RunMachineOutput, RunMachineStateName, SaveCheckpointInput, StopHookInput, StopHookOutput, StreamModelInput,
 } from './run-machine-types.js';
 import { emptyTurn, type TurnState, turnText, turnToolCalls } from './turn-state.js';
@@ -97,8 +97,7 @@ export const runMachine = setup({
     compact: fromPromise<{ messages: ModelMessage[] }, CompactInput>(notProvided('compact')),
     saveCheckpoint: fromPromise<void, SaveCheckpointInput>(notProvided('saveCheckpoint')),
     streamModel: fromCallback<RunMachineEvent, StreamModelInput>(notProvided('streamModel')),
-    checkToolCalls: fromPromise<CheckToolCallsOutput, CheckToolCallsInput>(notProvided('checkToolCalls')),
-    executeTools: fromCallback<RunMachineEvent, ExecuteToolsInput>(notProvided('executeTools')),
+    actOnToolCalls: fromCallback<RunMachineEvent, ActOnToolCallsInput>(notProvided('actOnToolCalls')),
     awaitApprovals: fromCallback<RunMachineEvent, AwaitApprovalsInput>(notProvided('awaitApprovals')),
     stopHook: fromPromise<StopHookOutput, StopHookInput>(notProvided('stopHook')),
   },
@@ -272,43 +271,30 @@ export const runMachine = setup({
         onError: failWith('stream_failed'),
       },
     },
+    // The turn's calls are saved (first: a process that stops mid-tool leaves calls a resume can
+    // answer), checked, and run, by one actor: when a call needs an approval it sends
+    // `tools.checked` and the run waits; back from the wait, the same actor runs the decided calls.
     acting: {
-      initial: 'checking',
-      on: { cancel: cancelFrom('acting') },
-      states: {
-        // The calls are saved (in the actor, first) before they run: a process that stops mid-tool leaves calls a resume can answer.
-        checking: {
-          invoke: {
-            src: 'checkToolCalls',
-            input: ({ context }) => ({
-              step: context.step, mode: context.mode, turn: context.turn,
-              ...(context.callsSaved ? {} : { save: withAssistantTurn(context, true), ...(hasUsageFigures(context.turn.usage) ? { usage: context.usage } : {}) }),
-            }),
-            onDone: [
-              { guard: ({ event }) => event.output.approvals.length > 0, target: '#run.awaitingApproval', actions: assign(({ event }) => ({ checked: event.output.checked, approvals: event.output.approvals })) },
-              { target: 'running', actions: assign({ checked: ({ event }) => event.output.checked }) },
-            ],
-            onError: failWith('tool_execution_failed'),
-          },
-        },
-        running: {
-          invoke: {
-            src: 'executeTools',
-            input: ({ context }) => ({ step: context.step, mode: context.mode, turn: context.turn, checked: context.checked, outcomes: context.outcomes }),
-            onError: failWith('tool_execution_failed'),
-          },
-          on: {
-            'mode.switch': [
-              { guard: 'switchAllowed', actions: 'acceptModeSwitch' },
-              { guard: 'switchNeedsApproval', actions: 'askForModeSwitch' },
-              { actions: 'refuseModeSwitch' },
-            ],
-            'tools.done': [
-              { guard: 'switchAwaitsApproval', target: '#run.awaitingApproval', actions: ['appendStepResults', 'startSwitchApproval'] },
-              { target: '#run.checkingLimits', actions: 'closeStep' },
-            ],
-          },
-        },
+      on: {
+        cancel: cancelFrom('acting'),
+        'tools.checked': { target: '#run.awaitingApproval', actions: assign(({ event }) => ({ checked: event.checked, approvals: event.approvals })) },
+        'mode.switch': [
+          { guard: 'switchAllowed', actions: 'acceptModeSwitch' },
+          { guard: 'switchNeedsApproval', actions: 'askForModeSwitch' },
+          { actions: 'refuseModeSwitch' },
+        ],
+        'tools.done': [
+          { guard: 'switchAwaitsApproval', target: '#run.awaitingApproval', actions: ['appendStepResults', 'startSwitchApproval'] },
+          { target: '#run.checkingLimits', actions: 'closeStep' },
+        ],
+      },
+      invoke: {
+        src: 'actOnToolCalls',
+        input: ({ context }) => ({
+          step: context.step, mode: context.mode, turn: context.turn, checked: context.checked, outcomes: context.outcomes,
+          ...(context.callsSaved || Object.keys(context.checked).length > 0 ? {} : { save: withAssistantTurn(context, true), ...(hasUsageFigures(context.turn.usage) ? { usage: context.usage } : {}) }),
+        }),
+        onError: failWith('tool_execution_failed'),
       },
     },
     awaitingApproval: {
@@ -327,7 +313,7 @@ export const runMachine = setup({
           },
           on: {
             'approval.decided': [
-              { guard: 'lastToolApproval', target: '#run.acting.running', actions: 'recordDecision' },
+              { guard: 'lastToolApproval', target: '#run.acting', actions: 'recordDecision' },
               { guard: 'lastSwitchApproval', target: '#run.checkingLimits', actions: ['recordDecision', 'settleModeSwitch'] },
               { guard: 'isOpenApproval', actions: 'recordDecision' },
             ],

@@ -1,8 +1,8 @@
 import { assign, createActor, fromCallback, fromPromise } from 'xstate';
 import { runMachine, toFailure } from '../machine/run-machine.js';
 import type {
-  AwaitApprovalsInput, CheckToolCallsInput, CompactInput, ExecuteToolsInput, PreparedStep, PrepareStepInput, RunMachineContext, RunMachineEvent, RunMachineOutput, SaveCheckpointInput,
-  StopHookInput, StreamModelInput,
+  ActOnToolCallsInput, AwaitApprovalsInput, CompactInput, PreparedStep, PrepareStepInput, RunMachineContext, RunMachineEvent, RunMachineOutput, SaveCheckpointInput, StopHookInput,
+  StreamModelInput,
 } from '../machine/run-machine-types.js';
 import { runHooksOf } from '../hooks/run-hooks.js';
 import { CairnError } from '../spec/errors/index.js';
@@ -44,13 +44,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
         (input, signal, send) => streamStep(scope, input, signal, send, input.saveCheckpoint ? () => saveStep(plan, input.messages, input.mode, signal) : undefined),
         'stream_failed',
       ),
-      checkToolCalls: fromPromise(async ({ input, signal }: { input: CheckToolCallsInput; signal: AbortSignal }) => {
-        // The turn's usage goes to the run row in the same commit where the store commits steps (else finishTurn wrote it).
-        const runPatch = input.usage && plan.checkpointer.commitsSteps ? { usage: input.usage, updatedAt: Date.now() } : undefined;
-        if (input.save) await saveStep(plan, input.save, input.mode, signal, runPatch);
-        return checkToolCalls(scope, input, signal);
-      }),
-      executeTools: callbackActor<ExecuteToolsInput>((input, signal, send) => executeTools(scope, input, signal, send), 'tool_execution_failed'),
+      actOnToolCalls: callbackActor<ActOnToolCallsInput>((input, signal, send) => actOnToolCalls(plan, scope, input, signal, send), 'tool_execution_failed'),
       awaitApprovals: callbackActor<AwaitApprovalsInput>(
         (input, signal, send) => awaitApprovals({ agentId: plan.agentId, runId: plan.runId, runs: plan.store.runs, publisher: scope.publisher, settings: plan.approvals, checkedCall: (callId) => actor.getSnapshot().context.checked[callId] }, input, signal, send),
         'approval_failed',
@@ -99,6 +93,25 @@ async function saveStep(plan: RunPlan, messages: ModelMessage[], mode: string, s
     if (signal.aborted || typeof (error as { code?: unknown })?.code === 'string') throw error;
     throw new CairnError(`Saving the conversation checkpoint failed: ${error instanceof Error ? error.message : String(error)}`, { code: 'checkpoint_failed', cause: error });
   }
+}
+
+/**
+ * The `actOnToolCalls` actor: a fresh turn's calls are saved (with the turn's usage on the run row
+ * where the store commits steps; else finishTurn wrote it), checked, and run unless one needs an
+ * approval, which is sent to the machine (`tools.checked`) instead; calls already checked (back from
+ * an approval) are run. One actor for the three: each invoked actor costs the step a spawn, a start,
+ * a stop and an event.
+ */
+async function actOnToolCalls(plan: RunPlan, scope: RunScope, input: ActOnToolCallsInput, signal: AbortSignal, send: (event: RunMachineEvent) => void): Promise<void> {
+  let checked = input.checked;
+  if (Object.keys(checked).length === 0) {
+    const runPatch = input.usage && plan.checkpointer.commitsSteps ? { usage: input.usage, updatedAt: Date.now() } : undefined;
+    if (input.save) await saveStep(plan, input.save, input.mode, signal, runPatch);
+    const result = await checkToolCalls(scope, input, signal);
+    if (result.approvals.length > 0) return send({ type: 'tools.checked', checked: result.checked, approvals: result.approvals });
+    checked = result.checked;
+  }
+  await executeTools(scope, { ...input, checked }, signal, send);
 }
 
 /** Notification hooks: once each time the run starts waiting for a person's approval. */
