@@ -89,23 +89,7 @@ async function shortLoop() {
     cpuMsPerStep: round(median(list.map((sample) => sample.cpuMsPerStep)), 2),
     peakRssMb: round(median(list.map((sample) => sample.maxRssMb)), 1),
   });
-  return { raw: summary(samples.raw), sdk: summary(samples.sdk), peakRssWithoutWasmTierUp: await peakRssWithoutWasmTierUp() };
-}
-
-/**
- * Peak RSS of both loops with V8's optimising wasm compile off (`--liftoff-only`). Both start it for
- * undici's HTTP parser, in the background, and it adds about 24 MB once it finishes: the SDK's
- * process always lives long enough, the raw loop's only sometimes, so the plain ratio also measures
- * which process outlived that compile. Reported beside the aim's figure, not instead of it.
- */
-async function peakRssWithoutWasmTierUp() {
-  const peaks = { raw: [], sdk: [] };
-  for (let index = 0; index < rounds; index++) {
-    for (const name of ['raw', 'sdk']) peaks[name].push((await runChild(name, steps, [], ['--liftoff-only'])).maxRssMb);
-  }
-  const raw = round(median(peaks.raw), 1);
-  const sdk = round(median(peaks.sdk), 1);
-  return { rawMb: raw, sdkMb: sdk, ratio: round(sdk / raw, 2) };
+  return { raw: summary(samples.raw), sdk: summary(samples.sdk) };
 }
 
 async function longRun() {
@@ -146,7 +130,7 @@ try {
         }
       : {}),
   };
-  console.log(JSON.stringify({ benchmark: 'openai-loop', subject: '@cairn/sdk (built), default SQLite store and plugins', steps, rounds, raw: short.raw, sdk: short.sdk, peakRssWithoutWasmTierUp: short.peakRssWithoutWasmTierUp, ...(long ? { long } : {}), ratios, targets: loopTargets(ratios) }));
+  console.log(JSON.stringify({ benchmark: 'openai-loop', subject: '@cairn/sdk (built), default SQLite store and plugins', steps, rounds, raw: short.raw, sdk: short.sdk, ...(long ? { long } : {}), ratios, targets: loopTargets(ratios) }));
 } finally {
   await server.close();
   rmSync(home, { recursive: true, force: true });

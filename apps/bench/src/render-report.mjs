@@ -42,8 +42,6 @@ function targetsTable(results) {
   // The shipped SDK against a raw openai loop: the benchmark reports its own targets as met or not.
   const loop = find('openai-loop')[0];
   if (loop) for (const target of loop.targets) add(`${target.measure} (@cairn/sdk)`, target.aim, target.measured, target.met);
-  const noTierUp = loop?.peakRssWithoutWasmTierUp;
-  if (noTierUp) add("peak RSS vs raw openai loop, both `--liftoff-only` (undici's parser compile left out) (@cairn/sdk)", '', `${noTierUp.ratio}x (${noTierUp.sdkMb} vs ${noTierUp.rawMb} MB)`, true);
   if (!loop) add('start-up, time per step and peak RSS vs raw openai loop (@cairn/sdk)', '', undefined, false);
   // The built `cairn` command against `node -e 0` and a plain openai script: its own targets too.
   const cli = find('cli-startup')[0];
