@@ -65,3 +65,35 @@ export function longConversation(length = 30): ModelMessage[] {
   for (let index = 1; messages.length < length; index++) messages.push(...turn(index));
   return messages.slice(0, length);
 }
+
+/** A fetch that counts its calls and sends them through the platform's fetch (undici, which sends `sec-fetch-mode: cors`). */
+export function countingFetch(): { fetch: typeof globalThis.fetch; calls: () => number } {
+  let calls = 0;
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    calls += 1;
+    return globalThis.fetch(input, init);
+  };
+  return { fetch, calls: () => calls };
+}
+
+/** One call through a provider built with `factoryFetch` (if any) and an agent `fetch` setting (if any): the request's `sec-fetch-mode` header. */
+export type TransportProbe = (factoryFetch?: typeof globalThis.fetch, agentFetch?: typeof globalThis.fetch) => Promise<unknown>;
+
+/**
+ * The transport rule every provider follows (docs/providers.md, "Transport"), observed through
+ * three calls: with no fetch given, with the factory's, with the factory's and an agent's. undici's
+ * fetch sends `sec-fetch-mode: cors` and node:http no such header, so the server tells them apart.
+ * Compare the result with `transportRule`.
+ */
+export async function observeTransports(probe: TransportProbe) {
+  const factory = countingFetch();
+  const agent = countingFetch();
+  const byDefault = await probe();
+  const withFactoryFetch = await probe(factory.fetch);
+  const factoryCallsAlone = factory.calls();
+  const withAgentFetch = await probe(factory.fetch, agent.fetch);
+  return { byDefault, withFactoryFetch, withAgentFetch, fetchCalls: { factoryAlone: factoryCallsAlone, factory: factory.calls(), agent: agent.calls() } };
+}
+
+/** What `observeTransports` sees when node:http is the default and an agent's `fetch` wins over the factory's. */
+export const transportRule = { byDefault: undefined, withFactoryFetch: 'cors', withAgentFetch: 'cors', fetchCalls: { factoryAlone: 1, factory: 1, agent: 1 } } as const;

@@ -3,37 +3,23 @@
 // `sec-fetch-mode: cors` with every request and node:http sends no such header, so the server
 // tells the two apart.
 import { fixtureResponse, startFixtureServer } from '@cairn/core/testing';
+import { observeTransports, type TransportProbe, transportRule } from '@cairn/provider-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { createAnthropic } from '../src/index.js';
 import { collect, userPrompt } from './helpers.js';
-
-/** A fetch that counts its calls and sends them through the platform's fetch (undici). */
-function countingFetch(): { fetch: typeof globalThis.fetch; calls: () => number } {
-  let calls = 0;
-  const fetch: typeof globalThis.fetch = (input, init) => {
-    calls += 1;
-    return globalThis.fetch(input, init);
-  };
-  return { fetch, calls: () => calls };
-}
 
 describe('the Anthropic transport', () => {
   it('sends through node:http by default, and through the fetch setting (agent over factory) when given', async () => {
     const server = await startFixtureServer([fixtureResponse('anthropic/stream-text.sse')]);
     try {
-      const factoryFetch = countingFetch();
-      const agentFetch = countingFetch();
-      const send = async (provider: ReturnType<typeof createAnthropic>, settings: Record<string, unknown> = {}) => {
-        const model = provider.languageModel('claude-haiku-4-5', { settings: { apiKey: 'test-key', baseURL: server.url, ...settings }, env: {} });
+      const probe: TransportProbe = async (factoryFetch, agentFetch) => {
+        const provider = createAnthropic(factoryFetch ? { fetch: factoryFetch } : {});
+        const model = provider.languageModel('claude-haiku-4-5', { settings: { apiKey: 'test-key', baseURL: server.url, ...(agentFetch ? { fetch: agentFetch } : {}) }, env: {} });
         const parts = await collect((await model.doStream({ prompt: userPrompt })).stream);
         expect(parts.some((part) => part.type === 'text-delta')).toBe(true);
         return server.requests.at(-1)!.headers['sec-fetch-mode'];
       };
-      expect(await send(createAnthropic())).toBeUndefined();
-      expect(await send(createAnthropic({ fetch: factoryFetch.fetch }))).toBe('cors');
-      expect(factoryFetch.calls()).toBe(1);
-      expect(await send(createAnthropic({ fetch: factoryFetch.fetch }), { fetch: agentFetch.fetch })).toBe('cors');
-      expect([factoryFetch.calls(), agentFetch.calls()]).toEqual([1, 1]);
+      expect(await observeTransports(probe)).toEqual(transportRule);
       expect(server.requests).toHaveLength(3);
     } finally {
       await server.close();

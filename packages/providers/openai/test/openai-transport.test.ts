@@ -3,19 +3,10 @@
 // `sec-fetch-mode: cors` with every request and node:http sends no such header, so the server
 // tells the two apart.
 import { fixtureResponse, startFixtureServer } from '@cairn/core/testing';
+import { countingFetch, observeTransports, type TransportProbe, transportRule } from '@cairn/provider-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { createOpenAI, createOpenAICompatible } from '../src/index.js';
 import { collect, simplePrompt } from './helpers.js';
-
-/** A fetch that counts its calls and sends them through the platform's fetch (undici). */
-function countingFetch(): { fetch: typeof globalThis.fetch; calls: () => number } {
-  let calls = 0;
-  const fetch: typeof globalThis.fetch = (input, init) => {
-    calls += 1;
-    return globalThis.fetch(input, init);
-  };
-  return { fetch, calls: () => calls };
-}
 
 const streamText = fixtureResponse('openai-chat/stream-text-usage.sse');
 
@@ -23,19 +14,14 @@ describe('the OpenAI transport', () => {
   it('sends through node:http by default, and through the fetch setting (agent over factory) when given', async () => {
     const server = await startFixtureServer([streamText]);
     try {
-      const factoryFetch = countingFetch();
-      const agentFetch = countingFetch();
-      const send = async (provider: ReturnType<typeof createOpenAI>, settings: Record<string, unknown> = {}) => {
-        const model = provider.languageModel('gpt-4o', { settings: { apiKey: 'sk-test', baseURL: `${server.url}/v1`, api: 'chat', ...settings }, env: {} });
+      const probe: TransportProbe = async (factoryFetch, agentFetch) => {
+        const provider = createOpenAI(factoryFetch ? { fetch: factoryFetch } : {});
+        const model = provider.languageModel('gpt-4o', { settings: { apiKey: 'sk-test', baseURL: `${server.url}/v1`, api: 'chat', ...(agentFetch ? { fetch: agentFetch } : {}) }, env: {} });
         const parts = await collect((await model.doStream({ prompt: simplePrompt })).stream);
         expect(parts.some((part) => part.type === 'text-delta')).toBe(true);
         return server.requests.at(-1)!.headers['sec-fetch-mode'];
       };
-      expect(await send(createOpenAI())).toBeUndefined();
-      expect(await send(createOpenAI({ fetch: factoryFetch.fetch }))).toBe('cors');
-      expect(factoryFetch.calls()).toBe(1);
-      expect(await send(createOpenAI({ fetch: factoryFetch.fetch }), { fetch: agentFetch.fetch })).toBe('cors');
-      expect([factoryFetch.calls(), agentFetch.calls()]).toEqual([1, 1]);
+      expect(await observeTransports(probe)).toEqual(transportRule);
       expect(server.requests).toHaveLength(3);
     } finally {
       await server.close();
