@@ -100,7 +100,7 @@ export interface RunMachineContext {
   /** This step's tool calls after their checks, by call id (approvals turn `ask` into `ready` or `done`). */
   checked: Record<string, CheckedToolCall>;
   /**
-   * Results of this step's finished tool calls, by call id. The executeTools actor writes each one
+   * Results of this step's finished tool calls, by call id. The actOnToolCalls actor writes each one
    * here as it lands (as the stream actor writes `sink`), so a step costs one machine event for its
    * tools (`tools.done`) instead of one per call; the machine reads it when the tools are done, and
    * a cancel reads what finished. A new step starts with a new record.
@@ -226,7 +226,11 @@ export interface ExecuteToolsInput {
  * The `actOnToolCalls` actor's input: the turn's calls to save and check (`checked` empty), then
  * run unless one needs an approval; or, back from `awaitingApproval`, the decided calls to run.
  */
-export type ActOnToolCallsInput = CheckToolCallsInput & ExecuteToolsInput;
+export type ActOnToolCallsInput = CheckToolCallsInput &
+  ExecuteToolsInput & {
+    /** `checked` holds calls an approval decided: run them, neither saved nor checked again. */
+    decided: boolean;
+  };
 
 export interface StopHookInput {
   mode: string;

@@ -111,7 +111,7 @@ function start(script: Script, input: Partial<RunMachineInput> = {}) {
           sendBack({ type: 'tools.done' });
         };
         const work = async () => {
-          if (Object.keys(act.checked).length > 0) {
+          if (act.decided) {
             if (hang === 'acting') return never();
             return run(act.checked);
           }

@@ -214,9 +214,6 @@ export const runMachine = setup({
         { target: 'preparing' },
       ],
     },
-    // The step's checkpoint is saved by the sampling actor while the request is in flight (hidden
-    // behind the model's latency; nothing of the answer is acted upon before it is done), or by
-    // compacting when the request was over the budget. A cancel stops the save with its state.
     // Most steps are prepared inline, in this state's transitions (synchronous work: rule reminders,
     // the mode's reminder, the budget check): no actor to start and stop, one macrostep fewer per step.
     preparing: {
@@ -252,6 +249,9 @@ export const runMachine = setup({
       },
     },
     // Entered from preparing or compacting, whose transitions count the step (nextStep): one assign, not two.
+    // The step's checkpoint is saved by this state's actor while the request is in flight (hidden
+    // behind the model's latency; nothing of the answer is acted upon before it is done), or was
+    // saved by compacting. A cancel stops the save with its state.
     sampling: {
       on: {
         cancel: cancelFrom('sampling'),
@@ -290,10 +290,14 @@ export const runMachine = setup({
       },
       invoke: {
         src: 'actOnToolCalls',
-        input: ({ context }) => ({
-          step: context.step, mode: context.mode, turn: context.turn, checked: context.checked, outcomes: context.outcomes,
-          ...(context.callsSaved || Object.keys(context.checked).length > 0 ? {} : { save: withAssistantTurn(context, true), ...(hasUsageFigures(context.turn.usage) ? { usage: context.usage } : {}) }),
-        }),
+        input: ({ context }) => {
+          // Checked calls are the ones an approval decided: saved and checked already.
+          const decided = Object.keys(context.checked).length > 0;
+          return {
+            step: context.step, mode: context.mode, turn: context.turn, checked: context.checked, outcomes: context.outcomes, decided,
+            ...(context.callsSaved || decided ? {} : { save: withAssistantTurn(context, true), ...(hasUsageFigures(context.turn.usage) ? { usage: context.usage } : {}) }),
+          };
+        },
         onError: failWith('tool_execution_failed'),
       },
     },

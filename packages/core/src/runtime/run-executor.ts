@@ -104,7 +104,7 @@ async function saveStep(plan: RunPlan, messages: ModelMessage[], mode: string, s
  */
 async function actOnToolCalls(plan: RunPlan, scope: RunScope, input: ActOnToolCallsInput, signal: AbortSignal, send: (event: RunMachineEvent) => void): Promise<void> {
   let checked = input.checked;
-  if (Object.keys(checked).length === 0) {
+  if (!input.decided) {
     const runPatch = input.usage && plan.checkpointer.commitsSteps ? { usage: input.usage, updatedAt: Date.now() } : undefined;
     if (input.save) await saveStep(plan, input.save, input.mode, signal, runPatch);
     const result = await checkToolCalls(scope, input, signal);

@@ -6,42 +6,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleSources } from '../../../../scripts/testing/bundle-sources.js';
 
 const run = promisify(execFile);
 const packageRoot = resolve(import.meta.dirname, '..');
-// Inside node_modules so the bundle resolves better-sqlite3 (kept external: it loads a native addon).
-const bundleDir = join(packageRoot, 'node_modules', '.cache', `cairn-sqlite-addon-${process.pid}`);
 let root: string;
+let child: Awaited<ReturnType<typeof bundleSources>>;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'cairn-sqlite-addon-'));
-  await build({
-    config: false,
-    entry: { 'addon-child': join(packageRoot, 'test/fixtures/addon-child.ts') },
-    outDir: bundleDir,
-    format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    dts: false,
-    sourcemap: false,
-    silent: true,
-    noExternal: [/^@cairn\//],
-    external: ['better-sqlite3'],
-    esbuildOptions(options) {
-      options.conditions = ['cairn-source'];
-    },
-  });
+  child = await bundleSources(join(packageRoot, 'test/fixtures/addon-child.ts'), join(root, 'bundle'), 'addon-child');
 });
 afterAll(() => {
+  child?.dispose();
   rmSync(root, { recursive: true, force: true });
-  rmSync(bundleDir, { recursive: true, force: true });
 });
 
 describe('the SQLite addon', () => {
   it('loads from build/Release without the bindings package', async () => {
-    const { stdout } = await run(process.execPath, [join(bundleDir, 'addon-child.js'), join(root, 'agents.db')], { timeout: 15_000 });
+    const { stdout } = await run(process.execPath, [child.file, join(root, 'agents.db')], { timeout: 15_000 });
     expect(JSON.parse(stdout)).toEqual({ bindings: false, addon: true });
   });
 });
