@@ -9,14 +9,16 @@ import { chunkWorkerUrl } from './chunk-worker-url.js';
 import { ChunkPool, defaultChunkWorkers } from './chunk-workers.js';
 import { embeddingModelKey } from './embed-chunks.js';
 import { WorkspaceRoles } from './file-role.js';
-import { type EmbedPendingResult, embeddingInput, embedPending } from './embed-pending.js';
+import { type EmbedPendingResult, embedPending } from './embed-pending.js';
 import { contentHash, merkleTree } from './hashing.js';
 import { IndexStore, type FileRecord } from './index-store.js';
-import { clearScanState, readScanState, saveScanState, type ScanState, stateFiles, stateListings, writeScanState } from './scan-state.js';
-import { loadRulesFor, readTextFile, type ScannedFile, type ScanResult, type SkipReason, scanWorkspace, trustedMtime } from './scan-workspace.js';
+import { clearScanState, readScanState, saveScanState, type ScanState, stateListings, writeScanState } from './scan-state.js';
+import { applyPrepared, type PreparedFile, prepareFiles } from './prepare-files.js';
+import { loadRulesFor, type ScanResult, type SkipReason, scanWorkspace } from './scan-workspace.js';
 import { searchChunks } from './search-chunks.js';
+import { type FileCounts, skippedSummary, type TreeSync, unchangedTree } from './tree-sync.js';
 import { compareTree, firstFileOfFolders, statePath } from './tree-check.js';
-import type { Chunk, CodebaseIndex, CreateIndexOptions, IndexProgress, IndexStats, SearchOptions, SearchResult, SkippedFile, SyncOptions, SyncResult } from './types.js';
+import type { CodebaseIndex, CreateIndexOptions, IndexProgress, IndexStats, SearchOptions, SearchResult, SyncOptions, SyncResult } from './types.js';
 
 /** `$CAIRN_HOME/index/<hash of the canonical workspace path>.sqlite`. */
 export function indexDatabasePath(canonicalRoot: string, home?: string): string {
@@ -239,42 +241,14 @@ class WorkspaceIndex implements CodebaseIndex {
   }
 
   /** Read, hash and chunk files (async, outside any transaction); the chunking runs in the worker pool. */
-  private async prepareFiles(paths: string[], stored: Map<string, FileRecord>): Promise<PreparedFile[]> {
-    const prepared: PreparedFile[] = [];
-    const toChunk: Array<{ record: FileRecord; text: string; slot: number }> = [];
-    for (const path of paths) {
-      const read = await readTextFile(join(this.cwd, path), this.maxFileBytes);
-      if ('skipped' in read) {
-        prepared.push({ type: 'remove', path, ...(read.skipped === 'missing' ? {} : { reason: read.skipped }) });
-        continue;
-      }
-      // A file written in the last moments may be written again within the same mtime tick: recorded as -1, it is hashed again next time.
-      const record: FileRecord = { path, hash: contentHash(read.text), size: read.size, mtimeMs: trustedMtime(read.mtimeMs) };
-      if (stored.get(path)?.hash === record.hash) {
-        prepared.push({ type: 'touch', record });
-        continue;
-      }
-      toChunk.push({ record, text: read.text, slot: prepared.length });
-      prepared.push({ type: 'write', record, chunks: [] });
-    }
-    const chunked = await this.chunkPool.chunkAll(toChunk.map((file) => ({ path: file.record.path, text: file.text })), this.chunkOptions);
-    toChunk.forEach((file, index) => {
-      const chunks = (chunked[index] ?? []).map((chunk) => ({ ...chunk, contentHash: contentHash(embeddingInput(chunk)) }));
-      prepared[file.slot] = { type: 'write', record: file.record, chunks };
-    });
-    return prepared;
+  private prepareFiles(paths: string[], stored: Map<string, FileRecord>): Promise<PreparedFile[]> {
+    return prepareFiles(paths, stored, { cwd: this.cwd, maxFileBytes: this.maxFileBytes, chunkPool: this.chunkPool, chunkOptions: this.chunkOptions });
   }
 
   private applyPrepared(batch: PreparedFile[]): void {
-    for (const item of batch) {
-      if (item.type === 'write') {
-        // The file's role (source, test, docs, ...) ranks its chunks; the first chunk holds the generated-file markers.
-        this.roles ??= new WorkspaceRoles(this.cwd);
-        this.store.writeFile(item.record, item.chunks, this.roles.roleOf(item.record.path, item.chunks[0]?.text.slice(0, 2000) ?? ''));
-      }
-      else if (item.type === 'touch') this.store.touchFile(item.record);
-      else this.store.removeFile(item.path);
-    }
+    // The file's role (source, test, docs, ...) ranks its chunks.
+    this.roles ??= new WorkspaceRoles(this.cwd);
+    applyPrepared(this.store, batch, this.roles);
   }
 
   private embedPending(signal?: AbortSignal): Promise<EmbedPendingResult> {
@@ -408,47 +382,4 @@ class WorkspaceIndex implements CodebaseIndex {
     if (this.pendingWrites === 0) release();
     else void this.queue.finally(release);
   }
-}
-
-type PreparedFile =
-  | { type: 'write'; record: FileRecord; chunks: Array<Chunk & { contentHash: string }> }
-  | { type: 'touch'; record: FileRecord }
-  | { type: 'remove'; path: string; reason?: SkipReason };
-
-interface FileCounts {
-  indexedFiles: number;
-  removedFiles: number;
-  unchangedFiles: number;
-  chunks: number;
-}
-
-/** What a sync found in the tree: counts, skipped files, and the scan when it walked. */
-interface TreeSync {
-  unchanged: boolean;
-  totalFiles: number;
-  counts: FileCounts;
-  skips: Map<string, SkipReason>;
-  tooLarge: ScannedFile[];
-  sizeOf(path: string): number;
-  scan?: ScanResult;
-}
-
-/** The sync of a tree that matched its scan state: everything from the state. */
-function unchangedTree(state: ScanState): TreeSync {
-  const files = stateFiles(state);
-  const skips = new Map(Object.entries(state.skippedWhenRead));
-  const counts = { indexedFiles: 0, removedFiles: 0, unchangedFiles: files.files - skips.size, chunks: 0 };
-  return { unchanged: true, totalFiles: files.files, counts, skips, tooLarge: files.tooLarge, sizeOf: files.sizeOf };
-}
-
-/** Skipped files by reason, and the largest few (for `cairn index` to name). */
-function skippedSummary(tooLarge: ScannedFile[], skips: Map<string, SkipReason>, sizeOf: (path: string) => number): { total: number; counts: SyncResult['skipped']; largest: SkippedFile[] } {
-  const counts = { tooLarge: tooLarge.length, binary: 0, unreadable: 0 };
-  const all: SkippedFile[] = tooLarge.map((file) => ({ path: file.path, bytes: file.size, reason: 'tooLarge' }));
-  for (const [path, reason] of skips) {
-    counts[reason]++;
-    all.push({ path, bytes: sizeOf(path), reason });
-  }
-  all.sort((left, right) => right.bytes - left.bytes || (left.path < right.path ? -1 : 1));
-  return { total: counts.tooLarge + counts.binary + counts.unreadable, counts, largest: all.slice(0, 5) };
 }
